@@ -1,0 +1,32 @@
+# chronoeval: `make demo` and `make test` both work from a fresh clone (PyPI is the only network used).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	# torch is pinned in the same pip call as sentence-transformers, else pip pulls a multi-GB CUDA build.
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0 -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/chronoeval generate telecom -o out/telecom --seed 7 --force
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) bench/bench_generate.py --rows 10000000
+
+clean:
+	rm -rf $(VENV) out build *.egg-info

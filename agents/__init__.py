@@ -1,0 +1,1 @@
+"""chronoeval agents package."""

@@ -1,0 +1,118 @@
+"""Benchmark: generate a pack scaled to N rows end to end (Parquet + DuckDB), against a yardstick.
+
+The yardstick draws the same number of raw normal values (rows x value columns) with numpy and
+writes them to Parquet with the same options: what this machine can do at best. Each side runs in
+its own process so peak RSS is measured per side.
+
+    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short]
+
+The last line is: rows=<n> seconds=<s> rows_per_s=<r> peak_rss_mb=<m> ratio_vs_raw=<x>
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def rows_at_scale_one(spec) -> tuple[int, int]:
+    """Rows and value columns (numeric columns) the spec's periodic tables produce at scale 1."""
+    from tools.generate import build_populations
+    from tools.spec.durations import parse_duration
+
+    rows, values = 0, 0
+    for name, pop in build_populations(spec, spec.seed, 1.0).items():
+        e = pop.etype
+        if e.emission is None:
+            continue
+        if e.emission.kind != "periodic":
+            raise SystemExit(f"bench needs a pack with periodic tables only; '{name}' is an event log")
+        cad = parse_duration(e.emission.cadence)
+        rows += int(sum(-(-t1 // cad) - -(-t0 // cad) for t0, t1 in zip(pop.unit_t0, pop.unit_t1, strict=True)))
+        values = max(values, sum(1 for m in e.measurements if not m.hidden))
+    return rows, values
+
+
+def child_generate(pack: str, scale: float, out: str) -> None:
+    from tools.generate import generate_bundle
+    from tools.spec import resolve_spec
+
+    began = time.perf_counter()
+    summary = generate_bundle(resolve_spec(pack), out, scale=scale, force=True)
+    seconds = time.perf_counter() - began
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"rows": summary.total_rows, "seconds": seconds, "rss": rss}))
+
+
+def child_raw(rows: int, columns: int, out: str) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from tools.generate.writers import PARQUET_OPTIONS
+
+    began = time.perf_counter()
+    rng = np.random.default_rng(0)
+    shard = 1_000_000
+    schema = pa.schema([(f"v{i}", pa.float64()) for i in range(columns)])
+    with pq.ParquetWriter(out, schema, use_dictionary=False, **PARQUET_OPTIONS) as w:
+        for start in range(0, rows, shard):
+            n = min(shard, rows - start)
+            w.write_table(pa.table({f"v{i}": rng.standard_normal(n) for i in range(columns)}, schema=schema))
+    seconds = time.perf_counter() - began
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"rows": rows, "seconds": seconds, "rss": rss}))
+
+
+def run_child(*args: str) -> dict:
+    res = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, cwd=ROOT)
+    if res.returncode != 0:
+        raise SystemExit(f"benchmark child failed:\n{res.stderr}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=10_000_000, help="target rows (default 10M)")
+    ap.add_argument("--pack", default="iot", help="pack or spec path (periodic tables only)")
+    ap.add_argument("--short", action="store_true", help="CI smoke mode: 300k rows")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        kind, *rest = a.child
+        if kind == "generate":
+            child_generate(rest[0], float(rest[1]), rest[2])
+        else:
+            child_raw(int(rest[0]), int(rest[1]), rest[2])
+        return
+    from tools.spec import resolve_spec
+
+    rows = 300_000 if a.short else a.rows
+    base_rows, columns = rows_at_scale_one(resolve_spec(a.pack))
+    scale = rows / base_rows
+    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
+    try:
+        gen = run_child("--child", "generate", a.pack, repr(scale), str(tmp / "bundle"))
+        raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    ratio = gen["seconds"] / raw["seconds"]
+    print(f"pack={a.pack} scale={scale:.3f} value_columns={columns}")
+    print(f"generate: {gen['seconds']:.2f}s peak RSS {gen['rss']:.0f} MB; "
+          f"raw numpy+parquet yardstick: {raw['seconds']:.2f}s peak RSS {raw['rss']:.0f} MB")
+    print(f"rows={gen['rows']} seconds={gen['seconds']:.2f} rows_per_s={gen['rows'] / gen['seconds']:.0f} "
+          f"peak_rss_mb={gen['rss']:.0f} ratio_vs_raw={ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()

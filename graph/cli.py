@@ -1,0 +1,213 @@
+"""The ``chronoeval`` command line: packs, init, validate, schema, generate.
+
+User errors (a bad spec, an existing output directory, a missing file, a bad option value) print
+one message that names the file/field/line and the fix, and exit with code 2; anything else is an
+internal error (exit 1). ``--debug`` adds the traceback. Heavy modules (the generator, DuckDB,
+pyarrow) are imported only by the commands that need them, so spec errors are reported fast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import click
+import typer
+
+from graph.console import err, print_error, print_ok
+
+app = typer.Typer(
+    name="chronoeval",
+    help="Evals for time-series data-analysis agents: generated telemetry, injected incidents, "
+         "questions with computed answers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class _State:
+    debug = False
+
+
+# OSError subclasses that are about the user's paths, not about chronoeval.
+_PATH_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
+
+
+def _user_error_types() -> tuple[type[BaseException], ...]:
+    from tools.spec import SpecError
+
+    return (SpecError, *_PATH_ERRORS)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            blocker = next((p for p in (Path(exc.filename), *Path(exc.filename).parents) if p.is_file()), None)
+            if blocker is not None:
+                return f"{blocker} is a file, not a directory; choose another -o path"
+        hint = {
+            FileNotFoundError: "check the path",
+            PermissionError: "choose a location you can write to, or fix its permissions",
+            FileExistsError: "choose another path or pass --force",
+        }.get(type(exc), "check the path")
+        return f"{exc.filename}: {exc.strerror.lower()}; {hint}"
+    return str(exc) or type(exc).__name__
+
+
+def _fail(exc: BaseException, code: int) -> NoReturn:
+    if _State.debug:
+        err.out("".join(traceback.format_exception(exc)), highlight=False, end="")
+    if code == 2:
+        print_error(_describe(exc))
+    else:
+        hint = "" if _State.debug else " (run with --debug for the traceback)"
+        print_error(f"{type(exc).__name__}: {exc}{hint}", prefix="internal error: ")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
+    try:
+        yield
+    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+        raise
+    except Exception as exc:
+        _fail(exc, 2 if isinstance(exc, _user_error_types()) else 1)
+
+
+def _positive_scale(value: float) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise typer.BadParameter(f"must be a number > 0 (got {value}); 1 is the spec's own size, 0.1 a tenth")
+    return value
+
+
+def spec_tables(spec) -> list[str]:
+    """The tables a spec produces, in declaration order (the generator's naming rules)."""
+    names: list[str] = []
+    for e in spec.entities:
+        static = e.static_table if e.emission else e.table_name
+        names += [static] if static else []
+        names += [e.table_name] if e.emission else []
+    return names
+
+
+@app.callback()
+def _root(debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False) -> None:
+    """Build evals for time-series data agents. Start with `chronoeval packs`."""
+    _State.debug = debug
+
+
+@app.command()
+def packs() -> None:
+    """List the built-in domain packs."""
+    from graph.console import print_packs
+    from tools.spec import SpecError, list_packs, load_pack
+
+    with _errors():
+        rows = []
+        for name in list_packs():
+            try:
+                spec = load_pack(name)
+            except SpecError as exc:
+                rows.append((name, "", "", "", f"invalid pack: {str(exc).splitlines()[-1].strip()}"))
+                continue
+            first = next((ln.strip() for ln in spec.description.splitlines() if ln.strip()), "")
+            rows.append((name, ", ".join(e.name for e in spec.entities), ", ".join(spec_tables(spec)),
+                         spec.horizon, first))
+        if not rows:
+            print_error("no built-in packs are installed (knowledge/packs/*.yaml is empty)")
+            return
+        print_packs(rows)
+
+
+@app.command()
+def init(
+    pack: Annotated[str, typer.Option("--pack", "-p", help="Pack name (see `chronoeval packs`).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the spec YAML.")] = Path("spec.yaml"),
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Start a spec from a built-in pack: copies the pack's YAML (comments included) to -o."""
+    from tools.spec import SpecError, list_packs, pack_path
+
+    with _errors():
+        source = pack_path(pack)
+        if not source.is_file():
+            raise SpecError(pack, [("", f"no such pack; available packs: {', '.join(list_packs()) or 'none'}")])
+        if output.exists() and (not force or output.is_dir()):
+            what = "is a directory" if output.is_dir() else "already exists"
+            raise FileExistsError(f"{output} {what}; choose another -o path"
+                                  + ("" if output.is_dir() else " or pass --force to overwrite it"))
+        text = source.read_text(encoding="utf-8")
+        output.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, output)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        print_ok(f"wrote {output} from pack '{pack}'; edit it, then run `chronoeval validate {output}`")
+
+
+@app.command()
+def validate(
+    spec_or_pack: Annotated[str, typer.Argument(metavar="SPEC_OR_PACK", help="A spec YAML path or a pack name.")],
+) -> None:
+    """Check a spec (or pack) and report every problem with its YAML path and line."""
+    from tools.spec import resolve_spec
+
+    with _errors():
+        spec = resolve_spec(spec_or_pack)
+        n_e, n_t = len(spec.entities), len(spec_tables(spec))
+        print_ok(f"{spec.name} — {n_e} entity type{'s' * (n_e != 1)}, {n_t} table{'s' * (n_t != 1)}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the spec."""
+    from tools.spec import spec_json_schema
+
+    with _errors():
+        typer.echo(json.dumps(spec_json_schema(), indent=2))
+
+
+@app.command()
+def generate(
+    spec_or_pack: Annotated[str, typer.Argument(metavar="SPEC_OR_PACK", help="A spec YAML path or a pack name.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Bundle directory to create.")],
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Random seed (default: the spec's).")] = None,
+    scale: Annotated[float, typer.Option("--scale", callback=_positive_scale,
+                                         help="Multiply entity counts by this factor (> 0).")] = 1.0,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+) -> None:
+    """Generate the data bundle: spec.yaml, data/*.parquet, data.duckdb, manifest.json."""
+    from tools.spec import resolve_spec
+
+    with _errors():
+        spec = resolve_spec(spec_or_pack)
+        from graph.console import RichProgress, print_summary
+        from tools.generate import generate_bundle
+
+        with RichProgress() as progress:
+            summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress)
+        print_summary(summary)
+
+
+def main() -> None:
+    """Console-script entry point (``chronoeval``)."""
+    app(prog_name="chronoeval")
+
+
+if __name__ == "__main__":
+    main()

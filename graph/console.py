@@ -1,0 +1,124 @@
+"""Terminal rendering for the CLI: error messages, the generation progress bar, summary tables.
+
+Everything goes through rich. Diagnostics (errors, progress) go to stderr, results to stdout, so
+``chronoeval schema > schema.json`` and friends stay clean. Messages are printed without markup
+and without wrapping: spec paths such as ``entities[0].states`` must reach the user verbatim.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from tools.generate import BundleSummary
+
+# Console() resolves sys.stdout / sys.stderr at write time, so test runners that swap them work.
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def print_error(message: str, prefix: str = "error: ") -> None:
+    """One red-prefixed message on stderr, printed literally (no markup, no re-wrapping)."""
+    err.print(Text(prefix, style="bold red") + Text(message), soft_wrap=True)
+
+
+def print_ok(message: str) -> None:
+    out.print(Text("ok: ", style="bold green") + Text(message), soft_wrap=True)
+
+
+class RichProgress:
+    """A ``tools.generate.ProgressSink`` drawing a rich progress bar with elapsed time and ETA."""
+
+    def __init__(self, console: Console | None = None):
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console or err,
+        )
+
+        self.started = False
+
+    def __enter__(self) -> RichProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.started:
+            self.progress.stop()
+
+    def start(self, description: str, total: int) -> object:
+        if not self.started:  # draw nothing until there is work (an early error prints alone)
+            self.progress.start()
+            self.started = True
+        return self.progress.add_task(description, total=max(int(total), 0))
+
+    def advance(self, task: object, n: int) -> None:
+        self.progress.advance(task, n)  # type: ignore[arg-type]
+
+
+def time_range(lo: str | None, hi: str | None) -> str:
+    """``2026-01-01 00:00 → 01-07 23:45`` (the year is repeated only when it changes)."""
+    if not lo or not hi:
+        return "—"
+    try:
+        a, b = datetime.fromisoformat(lo), datetime.fromisoformat(hi)
+    except ValueError:
+        return f"{lo} → {hi}"
+    return f"{a:%Y-%m-%d %H:%M} → {b:%m-%d %H:%M}" if a.year == b.year else f"{a:%Y-%m-%d %H:%M} → {b:%Y-%m-%d %H:%M}"
+
+
+def print_summary(summary: BundleSummary) -> None:
+    """The per-table summary of a generated bundle, then the totals."""
+    table = Table(title=f"{summary.spec} → {summary.out}", title_justify="left", box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False)
+    longest = max((len(t.name) for t in summary.tables), default=5)
+    table.add_column("table", overflow="fold", min_width=min(longest, 20))
+    table.add_column("kind", no_wrap=True)
+    table.add_column("rows", justify="right")
+    table.add_column("entities", justify="right")
+    table.add_column("cols", justify="right")
+    table.add_column("time range (UTC)", min_width=16)
+    for t in summary.tables:
+        span = time_range(t.time_min, t.time_max)
+        table.add_row(t.name, t.kind, f"{t.rows:,}", f"{t.entities:,}", str(len(t.columns)), span)
+    out.print(table)
+    out.print(
+        Text(f"{summary.total_rows:,} rows in {len(summary.tables)} tables, {summary.seconds:.2f}s "
+             f"(seed {summary.seed}, scale {summary.scale:g}) → {summary.out}"),
+        soft_wrap=True,
+    )
+
+
+def print_packs(rows: list[tuple[str, str, str, str, str]]) -> None:
+    """The built-in packs: (name, entity types, tables, horizon, description)."""
+    table = Table(title="built-in domain packs", title_justify="left")
+    table.add_column("pack", no_wrap=True)
+    table.add_column("entity types", min_width=12)
+    table.add_column("tables", min_width=12)
+    table.add_column("horizon", no_wrap=True)
+    table.add_column("description")
+    for *head, description in rows:
+        table.add_row(*head, textwrap.shorten(description, width=72, placeholder=" …"))
+    out.print(table)

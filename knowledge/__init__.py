@@ -1,0 +1,1 @@
+"""chronoeval knowledge package."""

@@ -1,0 +1,1 @@
+"""chronoeval prompts package."""

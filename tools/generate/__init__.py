@@ -1,0 +1,17 @@
+"""World generation: vectorized semi-Markov simulation, measurements, exemplars, epochs, writers."""
+
+from tools.generate.atomic import OutputExistsError, atomic_output_dir
+from tools.generate.bundle import (
+    BundleSummary,
+    NullProgress,
+    ProgressSink,
+    TableSummary,
+    build_populations,
+    generate_bundle,
+    write_tables,
+)
+
+__all__ = [
+    "BundleSummary", "NullProgress", "OutputExistsError", "ProgressSink", "TableSummary", "atomic_output_dir",
+    "build_populations", "generate_bundle", "write_tables",
+]

@@ -1,0 +1,44 @@
+"""Write a whole output directory or nothing: build in a temp sibling, then rename into place."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class OutputExistsError(FileExistsError):
+    """The output directory exists and overwriting was not asked for (a user error)."""
+
+
+@contextmanager
+def atomic_output_dir(out: Path, force: bool = False) -> Iterator[Path]:
+    """Yield a temp directory next to ``out``; on success it replaces ``out``, on failure it is removed.
+
+    An existing ``out`` is only replaced with ``force`` and is kept until the new one is complete.
+    """
+    out = Path(out)
+    if out.exists() and not force:
+        raise OutputExistsError(f"{out} already exists; choose another -o directory or pass --force to replace it")
+    if out.exists() and not out.is_dir():
+        raise OutputExistsError(f"{out} exists and is not a directory; choose another -o path")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private; a bundle gets the usual permissions
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = None
+    if out.exists():
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        os.replace(out, old)
+    os.replace(tmp, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

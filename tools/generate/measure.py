@@ -1,0 +1,210 @@
+"""Measurement values for emitted rows: level, trend, seasonality, state effects, noise, bounds."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+from scipy.signal import lfilter
+
+from tools.generate.population import Population
+from tools.spec.durations import parse_duration
+from tools.spec.formula import evaluate_formula, formula_names
+from tools.spec.measurement import ArNoise, IidNoise, Measurement, PoissonNoise
+
+AR_BURN_IN = 200
+_MONDAY = datetime(1970, 1, 5, tzinfo=UTC).timestamp()  # seasonal phases are measured from a Monday
+
+
+def measurement_order(ms: list[Measurement]) -> list[Measurement]:
+    """Declaration order, except that a formula comes after the measurements it reads."""
+    names = {m.name for m in ms}
+    done: list[Measurement] = []
+    pending = list(ms)
+    while pending:
+        for m in pending:
+            deps = formula_names(m.formula) & names if m.formula else set()
+            if deps <= {d.name for d in done}:
+                done.append(m)
+                pending.remove(m)
+                break
+        else:  # validation rejects cycles; this guards against misuse of the library
+            raise ValueError("measurement formulas form a cycle")
+    return done
+
+
+def _variant(m: Measurement, pop: Population, k: int) -> Measurement:
+    patch = pop.exemplars[k].measurements.get(m.name) if k >= 0 else None
+    if patch is None:
+        return m
+    return m.model_copy(update=patch.model_dump(exclude_none=True, exclude_unset=True) | {
+        k2: getattr(patch, k2) for k2 in ("noise", "states", "seasonality") if getattr(patch, k2) is not None})
+
+
+def _runs(row_unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start index and length of each run of equal units (rows are sorted by unit)."""
+    starts = np.flatnonzero(np.r_[True, row_unit[1:] != row_unit[:-1]])
+    return starts, np.diff(np.r_[starts, row_unit.size])
+
+
+def _ar_noise(noise: ArNoise, row_unit: np.ndarray, scale: np.ndarray | None,
+              rng: np.random.Generator) -> np.ndarray:
+    """AR(p) noise per unit (rows sorted by unit), each unit starting in the stationary regime:
+    AR(1) from its exact stationary law, higher orders after a burn-in."""
+    if row_unit.size == 0:
+        return np.zeros(0)
+    starts, counts = _runs(row_unit)
+    a = [1.0, *[-p for p in noise.phi]]
+    equal = bool((counts == counts[0]).all())
+    burn = 0 if len(noise.phi) == 1 else AR_BURN_IN
+    if equal and burn == 0:  # periodic tables with AR(1): no padding, no copies
+        grid = rng.standard_normal((starts.size, int(counts[0])))
+        grid *= noise.sigma
+        if scale is not None:
+            grid *= scale.reshape(grid.shape)
+        phi = noise.phi[0]
+        prev = rng.standard_normal((starts.size, 1)) * (noise.sigma / np.sqrt(1 - phi * phi))
+        return lfilter([1.0], a, grid, axis=1, zi=phi * prev)[0].ravel()
+    width = burn + int(counts.max())
+    grid = rng.standard_normal((starts.size, width))
+    grid *= noise.sigma
+    local = np.repeat(np.arange(starts.size), counts)
+    pos = burn + np.arange(row_unit.size) - starts[local]
+    if scale is not None:
+        grid[local, pos] *= scale
+    if burn == 0:
+        phi = noise.phi[0]
+        prev = rng.standard_normal((starts.size, 1)) * (noise.sigma / np.sqrt(1 - phi * phi))
+        return lfilter([1.0], a, grid, axis=1, zi=phi * prev)[0][local, pos]
+    return lfilter([1.0], a, grid, axis=1)[local, pos]
+
+
+class _Rows:
+    """Row arrays of one variant block plus caches shared by all measurements of the shard."""
+
+    def __init__(self, t, state, entity, unit, attrs, start_epoch, cache):
+        self.t, self.state, self.entity, self.unit, self.attrs = t, state, entity, unit, attrs
+        self.start_epoch, self.cache = start_epoch, cache
+
+    def days(self) -> np.ndarray:
+        if "days" not in self.cache:
+            self.cache["days"] = self.t / 86400.0
+        return self.cache["days"]
+
+    def wave(self, period: float, peak: float) -> np.ndarray:
+        key = ("wave", period, peak)
+        if key not in self.cache:
+            self.cache[key] = np.cos((2 * np.pi / period) * ((self.start_epoch - _MONDAY - peak) + self.t))
+        return self.cache[key]
+
+
+def _one(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.Generator) -> np.ndarray:
+    if m.formula:
+        level = np.broadcast_to(evaluate_formula(m.formula, env), r.t.shape).astype(float)
+    elif m.trend:
+        level = m.base + m.trend * r.days()
+    else:
+        level = np.full(r.t.shape, float(m.base))
+    for a in m.attribute_effects:
+        col = r.attrs[a.attribute]
+        if a.coef is not None:
+            level += a.coef * col.values.astype(float)[r.entity]
+        else:
+            level += np.array([a.values.get(str(lab), 0.0) for lab in col.labels])[col.codes[r.entity]]
+    for s in m.seasonality:
+        wave = r.wave(parse_duration(s.period), parse_duration(s.peak))
+        if s.mode == "multiplicative":
+            level *= 1 + s.amplitude * wave
+        else:
+            level += s.amplitude * wave
+    noise_scale = None
+    if m.states and r.state is not None:
+        eff = [m.states.get(x) for x in states]
+        sc = np.array([e.scale if e else 1.0 for e in eff])
+        sh = np.array([e.shift if e else 0.0 for e in eff])
+        ns = np.array([e.noise_scale if e else 1.0 for e in eff])
+        if (sc != 1).any():
+            level *= sc[r.state]
+        if (sh != 0).any():
+            level += sh[r.state]
+        if (ns != 1).any():
+            noise_scale = ns[r.state]
+    match m.noise:
+        case PoissonNoise():
+            value = rng.poisson(np.maximum(np.nan_to_num(level), 0)).astype(float)
+        case IidNoise(sigma=sigma):
+            z = rng.standard_normal(r.t.shape)
+            z *= sigma
+            if noise_scale is not None:
+                z *= noise_scale
+            value = level + z
+        case ArNoise() as ar:
+            value = level + _ar_noise(ar, r.unit, noise_scale, rng)
+        case _:
+            value = level
+    lo, hi = m.bounds
+    if lo is not None or hi is not None:
+        np.clip(value, lo, hi, out=value)
+    if m.integer or isinstance(m.noise, PoissonNoise):
+        np.rint(value, out=value)
+        if lo is not None or hi is not None:
+            np.clip(value, lo, hi, out=value)
+    elif m.decimals is not None:
+        value = np.round(value, m.decimals)
+    return value
+
+
+def _variant_blocks(rows: dict, unit_variant: np.ndarray):
+    """A row permutation that makes each variant's rows contiguous, and the block bounds."""
+    local = rows["local"]
+    starts = np.searchsorted(local, np.arange(unit_variant.size))
+    counts = np.diff(np.r_[starts, local.size])
+    order = np.argsort(unit_variant, kind="stable")
+    c = counts[order]
+    perm = np.repeat(starts[order] - (np.cumsum(c) - c), c) + np.arange(local.size)
+    bounds = np.r_[0, np.cumsum(np.bincount(np.searchsorted(np.unique(unit_variant), unit_variant[order]),
+                                            weights=c).astype(np.int64))]
+    return perm, bounds
+
+
+def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator,
+                         start_epoch: float) -> dict[str, tuple[np.ndarray, bool]]:
+    """All measurements of ``pop`` for the given rows.
+
+    ``rows`` holds shard-level arrays sorted by unit: ``units`` (global unit ids of the shard),
+    ``local`` (row -> index into ``units``), ``entity``, ``t`` (seconds from start), ``state``
+    (index or None) and ``attrs`` (the population's columns).
+    Returns ``{name: (float values, is_integer)}`` for the visible measurements.
+    """
+    e = pop.etype
+    states = list(e.states.states) if e.states else []
+    unit_variant = pop.unit_exemplar[rows["units"]]
+    variants = np.unique(unit_variant)
+    perm, bounds = (None, np.array([0, rows["t"].size])) if variants.size <= 1 else _variant_blocks(rows, unit_variant)
+
+    def arr(key):
+        v = rows[key]
+        return v if perm is None or v is None else v[perm]
+
+    t, state, entity, local = arr("t"), arr("state"), arr("entity"), arr("local")
+    used = set().union(*(formula_names(m.formula) for m in e.measurements if m.formula))
+    env: dict[str, np.ndarray] = {k: c.values.astype(float)[entity] for k, c in pop.attrs.items()
+                                  if k in used and not c.is_label}
+    caches = [{} for _ in range(max(variants.size, 1))]
+    out: dict[str, tuple[np.ndarray, bool]] = {}
+    for m in measurement_order(e.measurements):
+        value = np.empty(t.shape)
+        for j in range(max(variants.size, 1)):
+            a, b = bounds[j], bounds[j + 1]
+            block = _Rows(t[a:b], None if state is None else state[a:b], entity[a:b], local[a:b], rows["attrs"],
+                          start_epoch, caches[j])
+            ex = int(variants[j]) if variants.size else -1
+            value[a:b] = _one(_variant(m, pop, ex), block, {k: v[a:b] for k, v in env.items()}, states, rng)
+        env[m.name] = value
+        if not m.hidden:
+            if perm is not None:
+                restored = np.empty_like(value)
+                restored[perm] = value
+                value = restored
+            out[m.name] = (value, m.integer or isinstance(m.noise, PoissonNoise))
+    return out

@@ -1,0 +1,152 @@
+"""Parquet streaming, the DuckDB file and the manifest of a bundle."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "store_schema": False,
+                   "write_statistics": True}
+
+
+class TableWriter:
+    """Streams Arrow shards into one Parquet file with a fixed schema (first shard decides)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.writer: pq.ParquetWriter | None = None
+        self.schema: pa.Schema | None = None
+        self.rows = 0
+
+    def write(self, table: pa.Table) -> None:
+        if self.writer is None:
+            self.schema = table.schema
+            dict_cols = [f.name for f in table.schema if pa.types.is_dictionary(f.type) or pa.types.is_string(f.type)]
+            self.writer = pq.ParquetWriter(self.path, self.schema, use_dictionary=dict_cols, **PARQUET_OPTIONS)
+        elif table.schema != self.schema:
+            table = table.cast(self.schema)
+        self.writer.write_table(table)
+        self.rows += table.num_rows
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+class DuckDBSink:
+    """Appends Arrow shards to tables of one DuckDB file; dictionary columns become VARCHAR."""
+
+    def __init__(self, db_path: Path):
+        self.con = duckdb.connect(str(db_path))
+        self.con.execute("SET enable_progress_bar = false")
+        self.created: set[str] = set()
+
+    def write(self, name: str, table: pa.Table) -> None:
+        cols = ", ".join(
+            f'CAST("{f.name}" AS VARCHAR) AS "{f.name}"' if pa.types.is_dictionary(f.type) else f'"{f.name}"'
+            for f in table.schema)
+        self.con.register("_shard", table)
+        if name in self.created:
+            self.con.execute(f'INSERT INTO "{name}" SELECT {cols} FROM _shard')
+        else:
+            self.con.execute(f'CREATE TABLE "{name}" AS SELECT {cols} FROM _shard')
+            self.created.add(name)
+        self.con.unregister("_shard")
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class ShardPipeline:
+    """Writes shards to Parquet and to DuckDB on two background threads while the next shard is
+    generated. Both libraries release the GIL while encoding, so writing overlaps numpy work; the
+    queues are short, so memory stays bounded by a few shards whatever the total size."""
+
+    def __init__(self, data_dir: Path, db_path: Path, depth: int = 2):
+        import queue
+        import threading
+
+        self.writers: dict[str, TableWriter] = {}
+        self.data_dir, self.db_path = data_dir, db_path
+        self.errors: list[BaseException] = []
+        self.queues = [queue.Queue(maxsize=depth), queue.Queue(maxsize=depth)]
+        self.threads = [threading.Thread(target=self._run, args=(q, sink), daemon=True, name=f"chronoeval-{sink}")
+                        for q, sink in zip(self.queues, ("parquet", "duckdb"), strict=True)]
+        for t in self.threads:
+            t.start()
+
+    def _run(self, q, sink: str) -> None:
+        duck = None
+        try:
+            if sink == "duckdb":
+                duck = DuckDBSink(self.db_path)
+            while (item := q.get()) is not None:
+                name, table = item
+                if self.errors:
+                    continue
+                if duck is not None:
+                    duck.write(name, table)
+                else:
+                    self.writers.setdefault(name, TableWriter(self.data_dir / f"{name}.parquet")).write(table)
+        except BaseException as exc:  # surfaced to the producer on its next put/close
+            self.errors.append(exc)
+            while q.get() is not None:
+                pass
+        finally:
+            if duck is not None:
+                duck.close()
+            else:
+                for w in self.writers.values():
+                    w.close()
+
+    def put(self, name: str, table: pa.Table) -> None:
+        if self.errors:
+            raise self.errors[0]
+        for q in self.queues:
+            q.put((name, table))
+
+    def rows(self, name: str) -> int:
+        return self.writers[name].rows if name in self.writers else 0
+
+    def close(self) -> None:
+        """Flush everything; re-raise a writer failure."""
+        for q in self.queues:
+            q.put(None)
+        for t in self.threads:
+            t.join()
+        if self.errors:
+            raise self.errors[0]
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def versions() -> dict[str, str]:
+    """Versions that influence the bytes of a bundle."""
+    import numpy
+    import pandas
+
+    from tools import __version__
+
+    return {"chronoeval": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
+            "pandas": pandas.__version__, "pyarrow": pa.__version__, "duckdb": duckdb.__version__}
+
+
+def write_manifest(out: Path, info: dict) -> dict:
+    """Write ``manifest.json``: ``info`` plus versions and the sha256 of every other file."""
+    files = {str(p.relative_to(out)): sha256_file(p) for p in sorted(out.rglob("*"))
+             if p.is_file() and p.name != "manifest.json"}
+    manifest = {**info, "versions": versions(), "files": files}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
+    return manifest

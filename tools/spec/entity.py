@@ -1,0 +1,172 @@
+"""Entity types: ids, static attributes, the semi-Markov state machine, emission and arrival."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tools.spec.base import Duration, PositiveDuration, SpecModel
+from tools.spec.distributions import AttributeDistribution, DwellDistribution
+from tools.spec.measurement import Measurement
+
+
+class Condition(SpecModel):
+    """A predicate on one static attribute of the entity: exactly one comparison is given."""
+
+    attribute: str
+    equals: str | float | int | bool | None = None
+    in_: list[str | float | int | bool] | None = Field(default=None, alias="in")
+    gt: float | None = None
+    ge: float | None = None
+    lt: float | None = None
+    le: float | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        given = [k for k in ("equals", "in_", "gt", "ge", "lt", "le") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("a condition needs exactly one of equals, in, gt, ge, lt, le")
+        return self
+
+
+class Attribute(SpecModel):
+    """A static attribute drawn once per entity.
+
+    ``emit``: ``true`` writes it on every row of the entity's tables (denormalised, like the
+    AgentFuel cell-site table), ``static`` only in its static (one-row-per-entity) table, so
+    questions need a join; ``false`` keeps it internal (conditions, effects, formulas).
+    """
+
+    name: str
+    dist: AttributeDistribution
+    emit: bool | Literal["static"] = True
+
+    @property
+    def in_rows(self) -> bool:
+        """Written on every row of the event/metric table."""
+        return self.emit is True
+
+    @property
+    def in_static(self) -> bool:
+        """Written in the static (one-row-per-entity) table."""
+        return self.emit is True or self.emit == "static"
+    unit: str | None = None
+    description: str = ""
+
+
+class IdSpec(SpecModel):
+    """The id column and its format: ``{i}`` is the entity index (``SENSOR_{i:04d}``)."""
+
+    column: str
+    format: str = "{i}"
+
+    @field_validator("format")
+    @classmethod
+    def _fmt(cls, v: str) -> str:
+        try:
+            a, b = v.format(i=0), v.format(i=1)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"id format '{v}' must use only the field {{i}}, e.g. 'SENSOR_{{i:04d}}'") from exc
+        if a == b:
+            raise ValueError(f"id format '{v}' gives the same id to every entity; include {{i}}")
+        return v
+
+
+class StateDef(SpecModel):
+    """One state: how long the entity stays there (not needed for terminal states)."""
+
+    dwell: DwellDistribution | None = None
+    description: str = ""
+
+
+class Timeout(SpecModel):
+    """Leave the state for ``to`` once ``after`` has elapsed without another transition."""
+
+    after: PositiveDuration
+    to: str
+
+
+class TransitionOverride(SpecModel):
+    """Replacement transition rows and dwell times for entities whose attributes match ``when``."""
+
+    when: list[Condition] = Field(min_length=1)
+    transitions: dict[str, dict[str, float]] = {}
+    dwell: dict[str, DwellDistribution] = {}
+    description: str = ""
+
+
+class TrajectoryFlag(SpecModel):
+    """A per-entity 0/1 column: 1 when the trajectory ever enters one of ``ever_in``."""
+
+    ever_in: list[str] = Field(min_length=1)
+
+
+class StateMachine(SpecModel):
+    """A semi-Markov process: an embedded Markov chain plus a dwell distribution per state."""
+
+    column: str | None = None
+    states: dict[str, StateDef] = Field(min_length=1)
+    initial: str | dict[str, float]
+    terminal: list[str] = []
+    transitions: dict[str, dict[str, float]] = {}
+    overrides: list[TransitionOverride] = []
+    timeouts: dict[str, Timeout] = {}
+    derived_columns: dict[str, dict[str, str | None]] = {}
+    flags: dict[str, TrajectoryFlag] = {}
+
+
+class Emission(SpecModel):
+    """How rows come out: every ``cadence`` (metrics) or one row per state entry (event logs)."""
+
+    kind: Literal["periodic", "on_transition"]
+    cadence: PositiveDuration | None = None
+    jitter: Duration = "0s"
+    missing_rate: float = Field(default=0.0, ge=0.0, lt=1.0)
+    timestamp_column: str = "timestamp"
+
+    @model_validator(mode="after")
+    def _cadence(self):
+        if self.kind == "periodic" and self.cadence is None:
+            raise ValueError("periodic emission needs a cadence, e.g. cadence: 15m")
+        return self
+
+
+class Arrival(SpecModel):
+    """Entities that appear over the horizon (sessions, jobs) instead of living through it.
+
+    ``hourly_weights`` (24 values, UTC hours) shape when entities start; ``max_duration`` caps a
+    trajectory that has not reached a terminal state.
+    """
+
+    hourly_weights: list[float] | None = None
+    max_duration: PositiveDuration = "1d"
+
+    @field_validator("hourly_weights")
+    @classmethod
+    def _hours(cls, v):
+        if v is not None and (len(v) != 24 or min(v) < 0 or sum(v) <= 0):
+            raise ValueError("hourly_weights needs 24 non-negative weights, one per UTC hour, not all zero")
+        return v
+
+
+class EntityType(SpecModel):
+    """A kind of thing in the domain and the table(s) it produces."""
+
+    name: str
+    description: str = ""
+    table: str | None = None
+    static_table: str | None = None
+    id: IdSpec
+    count: int = Field(gt=0)
+    attributes: list[Attribute] = []
+    states: StateMachine | None = None
+    emission: Emission | None = None
+    measurements: list[Measurement] = []
+    arrival: Arrival | None = None
+    exemplar_column: str | None = None
+
+    @property
+    def table_name(self) -> str:
+        """The main table: the event/metric table when the type emits rows, else its static table."""
+        return self.table or self.name

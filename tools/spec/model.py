@@ -1,0 +1,103 @@
+"""The domain spec ("eval as code"): the root model and its global assembly parts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field, model_validator
+
+from tools.spec.base import Duration, PositiveDuration, SpecModel, Timestamp
+from tools.spec.distributions import AttributeDistribution, DwellDistribution
+from tools.spec.durations import parse_duration, parse_timestamp
+from tools.spec.entity import EntityType
+from tools.spec.measurement import MeasurementPatch
+
+
+class Exemplar(SpecModel):
+    """A named behaviour of one entity type: overrides applied to the entities that follow it.
+
+    Without epochs, ``count`` entities of the type (chosen by seed) follow the exemplar; with
+    epochs, each epoch's blend says what share of its entities do. ``duration`` caps each
+    trajectory (a session of this kind never lasts longer).
+    """
+
+    name: str
+    entity: str
+    description: str = ""
+    count: int | None = Field(default=None, ge=0)
+    duration: PositiveDuration | None = None
+    attributes: dict[str, AttributeDistribution] = {}
+    transitions: dict[str, dict[str, float]] = {}
+    dwell: dict[str, DwellDistribution] = {}
+    measurements: dict[str, MeasurementPatch] = {}
+
+
+class Epoch(SpecModel):
+    """A slice of the horizon ``[start, end)`` (offsets from the spec start) with its own blend.
+
+    ``blend`` maps exemplar names (or ``base`` for the plain entity type) to weights that sum to 1;
+    ``count`` is how many entities of the type are active in the epoch.
+    """
+
+    name: str
+    entity: str
+    start: Duration = "0s"
+    end: PositiveDuration
+    count: int = Field(gt=0)
+    blend: dict[str, float] = Field(min_length=1)
+
+
+class Persona(SpecModel):
+    """Who asks the questions and how they talk (used by the paraphraser)."""
+
+    name: str
+    description: str = ""
+    vocabulary: dict[str, str] = {}
+    style: str = ""
+
+
+class QueryPlan(SpecModel):
+    """How many questions to synthesize and the family mix (weights, normalised)."""
+
+    n_questions: int = Field(default=60, gt=0)
+    mix: dict[str, float] = {"stateless": 0.3, "stateful": 0.4, "incident": 0.3}
+
+
+class Spec(SpecModel):
+    """A complete, validated domain spec. Load with ``tools.spec.load_spec``."""
+
+    name: str
+    description: str = ""
+    seed: int = Field(default=0, ge=0)
+    start: Timestamp = "2026-01-01T00:00:00Z"
+    horizon: PositiveDuration = "3d"
+    entities: list[EntityType] = Field(min_length=1)
+    exemplars: list[Exemplar] = []
+    epochs: list[Epoch] = []
+    personas: list[Persona] = []
+    query_plan: QueryPlan = Field(default_factory=QueryPlan)
+
+    @model_validator(mode="after")
+    def _semantics(self):
+        from tools.spec.validate import semantic_errors
+
+        errors = semantic_errors(self)
+        if errors:
+            raise ValueError("\n".join(f"{path}: {msg}" for path, msg in errors))
+        return self
+
+    # -- helpers -------------------------------------------------------------
+    @property
+    def start_dt(self) -> datetime:
+        return parse_timestamp(self.start)
+
+    @property
+    def horizon_seconds(self) -> float:
+        return parse_duration(self.horizon)
+
+    def entity(self, name: str) -> EntityType:
+        """The entity type called ``name`` (KeyError if absent)."""
+        for e in self.entities:
+            if e.name == name:
+                return e
+        raise KeyError(name)
