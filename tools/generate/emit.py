@@ -13,11 +13,25 @@ from tools.generate.simulate import Segments, ever_in, simulate, state_at
 from tools.spec.durations import parse_duration
 
 
-def _periodic_rows(pop: Population, units: np.ndarray, cadence: int) -> tuple[np.ndarray, np.ndarray]:
-    t0, t1 = pop.unit_t0[units], pop.unit_t1[units]
+def _terminal_end(seg: Segments, behaviour: Behaviour | None, n_units: int, t1: np.ndarray,
+                  cadence: int) -> np.ndarray:
+    """A unit that enters a terminal state stops reporting: its last row is the first tick at or
+    after the terminal entry (so the terminal state is visible once)."""
+    if behaviour is None or not behaviour.terminal.any() or seg.unit.size == 0:
+        return t1
+    last = np.r_[seg.unit[1:] != seg.unit[:-1], True]
+    ended = last & behaviour.terminal[seg.state]
+    out = t1.copy()
+    u, t = seg.unit[ended], seg.t[ended]
+    out[u] = np.minimum(out[u], -(-t // cadence) * cadence + 1)
+    return out
+
+
+def _periodic_rows(t0: np.ndarray, t1: np.ndarray, cadence: int) -> tuple[np.ndarray, np.ndarray]:
+    """Shard-local unit and time of every tick ``k * cadence`` in ``[t0, t1)``."""
     k0 = -(-t0 // cadence)
     n = np.maximum(-(-t1 // cadence) - k0, 0)
-    local = np.repeat(np.arange(units.size), n)
+    local = np.repeat(np.arange(t0.size), n)
     starts = np.cumsum(n) - n
     pos = np.arange(local.size) - starts[local]
     return local, (k0[local] + pos) * cadence
@@ -46,7 +60,9 @@ def shard_table(pop: Population, behaviour: Behaviour | None, units: np.ndarray,
     else:
         seg = Segments(np.arange(units.size), np.zeros(units.size, np.int32), pop.unit_t0[units])
     if em.kind == "periodic":
-        local, t = _periodic_rows(pop, units, int(round(parse_duration(em.cadence))))
+        cadence = int(round(parse_duration(em.cadence)))
+        t1 = _terminal_end(seg, behaviour, units.size, pop.unit_t1[units], cadence)
+        local, t = _periodic_rows(pop.unit_t0[units], t1, cadence)
         state = state_at(seg, local, t) if behaviour is not None else None
     else:
         local, t, state = seg.unit, seg.t, seg.state

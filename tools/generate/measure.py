@@ -145,12 +145,13 @@ def _one(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
     lo, hi = m.bounds
     if lo is not None or hi is not None:
         np.clip(value, lo, hi, out=value)
-    if m.integer or isinstance(m.noise, PoissonNoise):
-        np.rint(value, out=value)
-        if lo is not None or hi is not None:
-            np.clip(value, lo, hi, out=value)
-    elif m.decimals is not None:
-        value = np.round(value, m.decimals)
+    digits = 0 if m.integer or isinstance(m.noise, PoissonNoise) else m.decimals
+    if digits is not None:
+        value = np.rint(value) if digits == 0 else np.round(value, digits)
+        if lo is not None or hi is not None:  # rounding may step outside: clip to the bounds rounded inward
+            q = 10.0**digits
+            np.clip(value, None if lo is None else np.ceil(lo * q - 1e-9) / q,
+                    None if hi is None else np.floor(hi * q + 1e-9) / q, out=value)
     return value
 
 

@@ -53,14 +53,17 @@ def largest_remainder(weights: list[float], n: int) -> np.ndarray:
     return out
 
 
-def _arrival_times(lo: int, hi: int, n: int, hourly: list[float] | None, start_hour: float,
+def _arrival_times(lo: int, hi: int, n: int, hourly: list[float] | None, start_epoch: int,
                    rng: np.random.Generator) -> np.ndarray:
-    """Start times in [lo, hi) seconds with a piecewise-constant hour-of-day intensity."""
+    """Start times in [lo, hi) seconds from the spec start, with an intensity that is constant
+    within each UTC hour of the day (bins aligned to UTC hours, whatever the start time)."""
     if not hourly:
         return rng.integers(lo, hi, n)
-    edges = np.arange((lo // 3600) * 3600, hi + 3600, 3600)
+    first = ((start_epoch + lo) // 3600) * 3600
+    edges_abs = np.arange(first, start_epoch + hi + 3600, 3600)
+    edges = edges_abs - start_epoch
     a, b = np.maximum(edges[:-1], lo), np.minimum(edges[1:], hi)
-    hours = ((edges[:-1] / 3600 + start_hour) % 24).astype(int)
+    hours = ((edges_abs[:-1] // 3600) % 24).astype(int)
     w = np.array(hourly)[hours] * np.maximum(b - a, 0)
     pick = rng.choice(len(w), size=n, p=w / w.sum())
     return (a[pick] + rng.random(n) * (b[pick] - a[pick])).astype(np.int64)
@@ -113,7 +116,7 @@ def build_population(spec: Spec, e: EntityType, seed: int, scale: float,
     horizon = int(round(spec.horizon_seconds))
     exemplars = [x for x in spec.exemplars if x.entity == e.name]
     epochs = [ep for ep in spec.epochs if ep.entity == e.name]
-    start_hour = spec.start_dt.hour + spec.start_dt.minute / 60
+    start_epoch = int(spec.start_dt.timestamp())
     arrival = e.arrival
     unit_ex: list[np.ndarray] = []
     unit_t0: list[np.ndarray] = []
@@ -139,7 +142,7 @@ def build_population(spec: Spec, e: EntityType, seed: int, scale: float,
             else:
                 unit_ent.append(np.arange(n_entities, n_entities + k))
                 n_entities += k
-                unit_t0.append(_arrival_times(lo, hi, k, arrival.hourly_weights, start_hour, rng))
+                unit_t0.append(_arrival_times(lo, hi, k, arrival.hourly_weights, start_epoch, rng))
         ends = [int(parse_duration(ep.end)) for ep in epochs]
         ep_idx = np.concatenate(unit_ep)
         t1 = np.array(ends, np.int64)[ep_idx] if arrival is None else None
@@ -153,7 +156,7 @@ def build_population(spec: Spec, e: EntityType, seed: int, scale: float,
             at += c
         unit_ex, unit_ent, ep_idx = [codes], [np.arange(n_entities)], None
         t0 = np.zeros(n_entities, np.int64) if arrival is None else \
-            _arrival_times(0, horizon, n_entities, arrival.hourly_weights, start_hour, rng)
+            _arrival_times(0, horizon, n_entities, arrival.hourly_weights, start_epoch, rng)
         unit_t0, t1 = [t0], (np.full(n_entities, horizon, np.int64) if arrival is None else None)
     u_ex, u_ent, u_t0 = np.concatenate(unit_ex), np.concatenate(unit_ent).astype(np.int64), np.concatenate(unit_t0)
     if arrival is not None:

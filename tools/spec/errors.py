@@ -123,7 +123,10 @@ def nearest_lines(problems: list[tuple[str, str]], lines: dict[str, int]) -> dic
     for path, _ in problems:
         p = path
         while p and p not in lines:
-            p = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", p)
+            shorter = re.sub(r"(\.[^.\[]*|\[[^\]]*\])$", "", p)
+            if shorter == p:
+                break
+            p = shorter
         if p in lines:
             out[path] = lines[p]
     return out

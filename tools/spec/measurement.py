@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -106,6 +107,11 @@ class Measurement(SpecModel):
         lo, hi = self.bounds
         if lo is not None and hi is not None and hi < lo:
             raise ValueError(f"bounds [{lo}, {hi}]: upper bound is below lower bound")
+        digits = 0 if self.integer or self.noise.kind == "poisson" else self.decimals
+        if lo is not None and hi is not None and digits is not None:
+            q = 10.0**digits
+            if math.ceil(lo * q - 1e-9) > math.floor(hi * q + 1e-9):
+                raise ValueError(f"bounds [{lo}, {hi}] contain no value rounded to {digits} decimals; widen them")
         return self
 
 

@@ -184,8 +184,9 @@ def test_bounds_never_violated_under_heavy_noise():
             assert np.mean(v == hi) > 0.01, f"{m.name}: the upper bound is never reached, test too weak"
 
 
-@pytest.mark.parametrize("rounding", ["decimals: 1", "integer: true"])
-def test_bounds_hold_after_rounding(rounding):
+@pytest.mark.parametrize(("rounding", "base", "bounds"), [("decimals: 1", 0.5, "[0.05, 0.95]"),
+                                                          ("integer: true", 1.5, "[0.5, 2.5]")])
+def test_bounds_hold_after_rounding(rounding, base, bounds):
     """Bounds that are not on the rounding grid must still hold after ``decimals``/``integer`` rounding."""
     spec = spec_from(f"""
     name: bounds_rounding
@@ -198,9 +199,9 @@ def test_bounds_hold_after_rounding(rounding):
         emission: {{kind: periodic, cadence: 5m}}
         measurements:
           - name: loss
-            base: 0.5
+            base: {base}
             noise: {{kind: iid, sigma: 1}}
-            bounds: [0.05, 0.95]
+            bounds: {bounds}
             {rounding}
     """)
     lo, hi = spec.entity("link").measurements[0].bounds

@@ -89,3 +89,31 @@ def test_every_problem_is_reported_at_once():
     with pytest.raises(SpecError) as info:
         parse_spec_text(text)
     assert any("count" in p for p, _ in info.value.problems)
+
+
+def test_integer_bounds_without_an_integer_are_rejected():
+    err = _bad("        decimals: 2", "        integer: true\n        bounds: [0.05, 0.95]")
+    assert any("contain no value" in m for _, m in err.problems)
+
+
+def test_duplicate_keys_are_rejected_with_their_line():
+    with pytest.raises(SpecError, match=r"duplicate key 'count' \(first on line 6\)"):
+        parse_spec_text("name: a\nentities:\n  - name: s\n    id: {column: sid}\n"
+                        "    # two counts\n    count: 2\n    count: 3\n")
+
+
+def test_on_and_off_are_strings_not_booleans():
+    text = SAMPLE.read_text().replace("zone_A: 0.5, zone_B: 0.5", "on: 0.5, off: 0.5")
+    spec = parse_spec_text(text)
+    assert set(spec.entities[0].attributes[0].dist.values) == {"on", "off"}
+    assert parse_spec_text(dump_spec(spec)) == spec
+
+
+def test_a_non_string_key_error_terminates():
+    text = SAMPLE.read_text().replace("zone_A: 0.5, zone_B: 0.5", "1: 0.5, 2: 0.5")
+    spec_or_error = None
+    try:
+        spec_or_error = parse_spec_text(text)
+    except SpecError as exc:
+        spec_or_error = exc
+    assert spec_or_error is not None
