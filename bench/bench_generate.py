@@ -4,7 +4,7 @@ The yardstick draws the same number of raw normal values (rows x value columns) 
 writes them to Parquet with the same options: what this machine can do at best. Each side runs in
 its own process so peak RSS is measured per side.
 
-    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short]
+    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short] [--flat 30000000]
 
 The last line is: rows=<n> seconds=<s> rows_per_s=<r> peak_rss_mb=<m> ratio_vs_raw=<x>
 """
@@ -81,11 +81,27 @@ def run_child(*args: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+def measure(pack: str, rows: int) -> tuple[dict, dict, float, int]:
+    """Generate ``rows`` rows of ``pack`` and the yardstick, each in its own process."""
+    from tools.spec import resolve_spec
+
+    base_rows, columns = rows_at_scale_one(resolve_spec(pack))
+    scale = rows / base_rows
+    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
+    try:
+        gen = run_child("--child", "generate", pack, repr(scale), str(tmp / "bundle"))
+        raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return gen, raw, scale, columns
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=10_000_000, help="target rows (default 10M)")
     ap.add_argument("--pack", default="iot", help="pack or spec path (periodic tables only)")
     ap.add_argument("--short", action="store_true", help="CI smoke mode: 300k rows")
+    ap.add_argument("--flat", type=int, metavar="ROWS", help="also run ROWS rows and report peak-RSS growth")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -95,21 +111,17 @@ def main() -> None:
         else:
             child_raw(int(rest[0]), int(rest[1]), rest[2])
         return
-    from tools.spec import resolve_spec
-
     rows = 300_000 if a.short else a.rows
-    base_rows, columns = rows_at_scale_one(resolve_spec(a.pack))
-    scale = rows / base_rows
-    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
-    try:
-        gen = run_child("--child", "generate", a.pack, repr(scale), str(tmp / "bundle"))
-        raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet"))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    if a.flat:
+        big, _, _, _ = measure(a.pack, a.flat)
+    gen, raw, scale, columns = measure(a.pack, rows)
     ratio = gen["seconds"] / raw["seconds"]
     print(f"pack={a.pack} scale={scale:.3f} value_columns={columns}")
     print(f"generate: {gen['seconds']:.2f}s peak RSS {gen['rss']:.0f} MB; "
           f"raw numpy+parquet yardstick: {raw['seconds']:.2f}s peak RSS {raw['rss']:.0f} MB")
+    if a.flat:
+        print(f"memory: {big['rows']} rows peak RSS {big['rss']:.0f} MB vs {gen['rows']} rows {gen['rss']:.0f} MB "
+              f"(growth {100 * (big['rss'] / gen['rss'] - 1):+.1f}%), {big['seconds']:.2f}s")
     print(f"rows={gen['rows']} seconds={gen['seconds']:.2f} rows_per_s={gen['rows'] / gen['seconds']:.0f} "
           f"peak_rss_mb={gen['rss']:.0f} ratio_vs_raw={ratio:.2f}")
 
