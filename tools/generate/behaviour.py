@@ -3,7 +3,7 @@ attribute-conditioned overrides, packed into arrays for the vectorized simulator
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,6 +27,20 @@ class Behaviour:
     timeout_after: np.ndarray    # [S] seconds, inf when none
     timeout_to: np.ndarray       # [S]
     unit_group: np.ndarray       # [units]
+    shifts: list[Shift] = field(default_factory=list)
+
+
+@dataclass
+class Shift:
+    """A time-limited behaviour change (a behavior_shift incident) for some entities."""
+
+    entity_mask: np.ndarray      # [entities] bool
+    start: float
+    end: float
+    cum: np.ndarray              # [G, S, S]
+    dwell_kind: np.ndarray       # [G, S]
+    dwell_p1: np.ndarray
+    dwell_p2: np.ndarray
 
 
 def condition_mask(c: Condition, values: np.ndarray) -> np.ndarray:
@@ -53,6 +67,24 @@ def _matrix(sm: StateMachine, idx: dict[str, int], rows_list: list[dict]) -> np.
     for t in sm.terminal:
         p[idx[t], idx[t]] = 1.0
     return p / p.sum(axis=1, keepdims=True).clip(min=1e-300)
+
+
+def add_shift(b: Behaviour, pop: Population, sm: StateMachine, entities: np.ndarray, start: float, end: float,
+              transitions: dict, dwell: dict) -> None:
+    """Register a behaviour change: every group's rows/dwell replaced by the given ones in [start, end)."""
+    idx = {s: i for i, s in enumerate(b.states)}
+    cum = b.cum.copy()
+    kind, p1, p2 = b.dwell_kind.copy(), b.dwell_p1.copy(), b.dwell_p2.copy()
+    for src, row in transitions.items():
+        p = np.zeros(len(idx))
+        for dst, prob in row.items():
+            p[idx[dst]] = prob
+        cum[:, idx[src]] = np.cumsum(p / p.sum())
+    for st, d in dwell.items():
+        kind[:, idx[st]], p1[:, idx[st]], p2[:, idx[st]] = dwell_params(d)
+    mask = np.zeros(len(pop.ids), bool)
+    mask[entities] = True
+    b.shifts.append(Shift(mask, start, end, cum, kind, p1, p2))
 
 
 def build_behaviour(pop: Population) -> Behaviour:

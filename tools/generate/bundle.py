@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -10,11 +11,12 @@ from typing import Protocol
 import numpy as np
 
 from tools.generate.atomic import atomic_output_dir
-from tools.generate.behaviour import build_behaviour
+from tools.generate.behaviour import add_shift, build_behaviour
 from tools.generate.emit import shard_table, static_table
 from tools.generate.population import Population, build_population
-from tools.generate.seeds import EMISSION, SIMULATION, rng_for
-from tools.generate.writers import ShardPipeline, write_manifest
+from tools.generate.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
+from tools.generate.writers import BASELINE_SUFFIX, ShardPipeline, write_manifest
+from tools.patterns.manifest import manifest as incident_manifest
 from tools.spec.distributions import ForeignKey
 from tools.spec.durations import parse_duration
 from tools.spec.io import dump_spec
@@ -88,15 +90,23 @@ def build_populations(spec: Spec, seed: int, scale: float) -> dict[str, Populati
     return pops
 
 
-def shard_plan(pop: Population, rows_per_shard: int) -> list[np.ndarray]:
-    """Unit index ranges per shard: a fixed function of the spec and scale, so shards regenerate alone."""
+INCIDENT_SHARDS = 1_000_000  # shard numbers of incident-added units (own seeds, never mixed with base)
+
+
+def shard_plan(pop: Population, rows_per_shard: int) -> list[tuple[int, np.ndarray]]:
+    """(shard number, unit indices) per shard: a fixed function of the spec and scale, so shards
+    regenerate alone. Units added by incidents get their own shards after the base ones."""
     em = pop.etype.emission
+    n = pop.base_units
     if em.kind == "periodic":
-        span = float(np.mean(pop.unit_t1 - pop.unit_t0)) if pop.n_units else 1.0
+        span = float(np.mean(pop.unit_t1[:n] - pop.unit_t0[:n])) if n else 1.0
         per = max(1, int(rows_per_shard // max(span / parse_duration(em.cadence), 1)))
     else:
         per = EVENT_UNITS_PER_SHARD
-    return [np.arange(i, min(i + per, pop.n_units)) for i in range(0, pop.n_units, per)]
+    plan = [(k, np.arange(i, min(i + per, n))) for k, i in enumerate(range(0, n, per))]
+    plan += [(INCIDENT_SHARDS + k, np.arange(i, min(i + per, pop.n_units)))
+             for k, i in enumerate(range(n, pop.n_units, per))]
+    return plan
 
 
 def _time_range(table, column: str) -> tuple:
@@ -107,49 +117,70 @@ def _time_range(table, column: str) -> tuple:
 
 
 def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: ProgressSink,
-                 rows_per_shard: int = DEFAULT_ROWS_PER_SHARD) -> list[TableSummary]:
-    """Generate every table into ``out_dir/data/<table>.parquet`` and ``out_dir/data.duckdb``,
-    shard by shard (writing overlaps generation on a background thread)."""
+                 rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False,
+                 ) -> tuple[list[TableSummary], list[dict]]:
+    """Generate every table into ``out_dir/data/<table>.parquet`` and ``out_dir/data.duckdb``, shard by
+    shard (writing overlaps generation on background threads), with the spec's incidents injected.
+
+    ``with_baseline`` also writes the same world without incidents (``<table>__baseline.parquet``,
+    DuckDB schema ``baseline``). Returns the table summaries and the incident records."""
+    from tools.patterns.inject import Injector
+    from tools.patterns.manifest import incident_records
+    from tools.patterns.resolve import resolve_incidents
+
     pops = build_populations(spec, seed, scale)
+    incidents = resolve_incidents(spec, pops, seed)  # may add flash-crowd entities after the base ones
     start_epoch = spec.start_dt.timestamp()
+    injector = Injector(incidents, {n: len(p.ids) for n, p in pops.items()}, start_epoch) if incidents else None
     plans = {n: shard_plan(p, rows_per_shard) for n, p in pops.items() if p.etype.emission}
-    task = progress.start(f"generating {spec.name}", sum(p.n_units for n, p in pops.items() if n in plans))
+    passes = [(injector, "")] + ([(None, BASELINE_SUFFIX)] if with_baseline and injector else [])
+    total = sum(p.n_units + (p.base_units if with_baseline and injector else 0) for n, p in pops.items() if n in plans)
+    task = progress.start(f"generating {spec.name}", total)
     pipe = ShardPipeline(out_dir / "data", out_dir / "data.duckdb")
     pending: list[tuple] = []
     try:
-        for name in generation_order(spec):
-            pop, e = pops[name], spec.entity(name)
-            static_name = e.static_table if e.emission else e.table_name
-            if static_name:
-                table = static_table(pop)
-                pipe.put(static_name, table)
-                pending.append((static_name, name, "static", len(pop.ids), table.column_names, None, None))
-            if not e.emission:
-                continue
-            behaviour = build_behaviour(pop) if e.states else None
-            tmin = tmax = None
-            columns: list[str] = []
-            for k, units in enumerate(plans[name]):
-                table = shard_table(pop, behaviour, units, start_epoch, rng_for(seed, name, SIMULATION, k),
-                                    rng_for(seed, name, EMISSION, k))
-                if table.num_rows:
-                    pipe.put(e.table_name, table)
-                    lo, hi = _time_range(table, e.emission.timestamp_column)
-                    tmin, tmax = min(lo, tmin or lo), max(hi, tmax or hi)
-                    columns = table.column_names
-                progress.advance(task, len(units))
-            kind = "metrics" if e.emission.kind == "periodic" else "events"
-            pending.append((e.table_name, name, kind, len(pop.ids), columns,
-                            tmin.isoformat() if tmin else None, tmax.isoformat() if tmax else None))
+        for inj, suffix in passes:
+            for name in generation_order(spec):
+                pop, e = pops[name], spec.entity(name)
+                static_name = e.static_table if e.emission else e.table_name
+                if static_name:
+                    table = static_table(pop, None if inj else pop.base_entities)
+                    pipe.put(static_name + suffix, table)
+                    pending.append((static_name + suffix, name, "static", table.num_rows, table.column_names, None, None))
+                if not e.emission:
+                    continue
+                behaviour = build_behaviour(pop) if e.states else None
+                for inc in inj.for_type(name, {"behavior_shift"}) if inj and behaviour else []:
+                    add_shift(behaviour, pop, e.states, inc.entities, inc.start, inc.end, inc.model.transitions,
+                              inc.model.dwell)
+                tmin = tmax = None
+                columns: list[str] = []
+                for k, units in plans[name]:
+                    if inj is None and k >= INCIDENT_SHARDS:
+                        continue
+                    table = shard_table(pop, behaviour, units, start_epoch, rng_for(seed, name, SIMULATION, k),
+                                        rng_for(seed, name, EMISSION, k), inj, rng_for(seed, name, INCIDENTS, k))
+                    if table.num_rows:
+                        pipe.put(e.table_name + suffix, table)
+                        lo, hi = _time_range(table, e.emission.timestamp_column)
+                        tmin, tmax = min(lo, tmin or lo), max(hi, tmax or hi)
+                        columns = table.column_names
+                    progress.advance(task, len(units))
+                kind = "metrics" if e.emission.kind == "periodic" else "events"
+                n_ent = len(pop.ids) if inj else pop.base_entities
+                pending.append((e.table_name + suffix, name, kind, n_ent, columns,
+                                tmin.isoformat() if tmin else None, tmax.isoformat() if tmax else None))
     finally:
         pipe.close()
-    return [TableSummary(t, n, k, pipe.rows(t), ents, cols, lo, hi) for t, n, k, ents, cols, lo, hi in pending]
+    tables = [TableSummary(t, n, k, pipe.rows(t), ents, cols, lo, hi) for t, n, k, ents, cols, lo, hi in pending]
+    records = incident_records(spec, incidents, {n: list(p.ids) for n, p in pops.items()}, injector)
+    return tables, records
 
 
 def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, scale: float = 1.0,
                     force: bool = False, progress: ProgressSink | None = None,
-                    rows_per_shard: int = DEFAULT_ROWS_PER_SHARD) -> BundleSummary:
-    """Write ``spec.yaml``, ``data/*.parquet``, ``data.duckdb`` and ``manifest.json`` to ``out``.
+                    rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False) -> BundleSummary:
+    """Write ``spec.yaml``, ``data/*.parquet``, ``data.duckdb``, ``incidents.json`` and ``manifest.json``.
 
     Everything is built in a temp directory and renamed into place, so a failure leaves nothing.
     The same spec, seed and scale give byte-identical Parquet files.
@@ -165,7 +196,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
         data = tmp / "data"
         data.mkdir()
         (tmp / "spec.yaml").write_text(dump_spec(resolved))
-        tables = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard)
+        tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
+        (tmp / "incidents.json").write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
         summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables)
         write_manifest(tmp, {"spec": spec.name, "seed": seed, "scale": scale,
                              "tables": {t.name: {k: v for k, v in asdict(t).items() if k != "name"} for t in tables}})

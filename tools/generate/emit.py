@@ -50,13 +50,17 @@ def _column(col: Column, entity: np.ndarray) -> pa.Array:
 
 
 def shard_table(pop: Population, behaviour: Behaviour | None, units: np.ndarray, start_epoch: float,
-                rng_sim: np.random.Generator, rng_emit: np.random.Generator) -> pa.Table:
-    """Simulate the units of one shard and return its rows as an Arrow table (entity-major order)."""
+                rng_sim: np.random.Generator, rng_emit: np.random.Generator, injector=None,
+                rng_incident: np.random.Generator | None = None) -> pa.Table:
+    """Simulate the units of one shard and return its rows as an Arrow table (entity-major order).
+
+    ``injector`` applies incidents (value changes, outages) using only ``rng_incident``."""
     e = pop.etype
     em = e.emission
     assert em is not None
     if behaviour is not None:
-        seg = simulate(behaviour, behaviour.unit_group[units], pop.unit_t0[units], pop.unit_t1[units], rng_sim)
+        seg = simulate(behaviour, behaviour.unit_group[units], pop.unit_t0[units], pop.unit_t1[units], rng_sim,
+                       pop.unit_entity[units], rng_incident)
     else:
         seg = Segments(np.arange(units.size), np.zeros(units.size, np.int32), pop.unit_t0[units])
     if em.kind == "periodic":
@@ -68,10 +72,12 @@ def shard_table(pop: Population, behaviour: Behaviour | None, units: np.ndarray,
         local, t, state = seg.unit, seg.t, seg.state
     entity = pop.unit_entity[units][local]
     rows = {"units": units, "local": local, "entity": entity, "t": t, "state": state, "attrs": pop.attrs}
-    values = compute_measurements(pop, rows, rng_emit, start_epoch)
+    values = compute_measurements(pop, rows, rng_emit, start_epoch, injector, rng_incident)
     keep = None
     if em.missing_rate > 0:
         keep = rng_emit.random(t.size) >= em.missing_rate
+    if injector is not None and (outage := injector.keep_rows(e.name, entity, t)) is not None:
+        keep = outage if keep is None else keep & outage
     jitter = int(round(parse_duration(em.jitter)))
     if jitter > 0:
         t = t + rng_emit.integers(0, jitter, t.size)
@@ -109,14 +115,14 @@ def shard_table(pop: Population, behaviour: Behaviour | None, units: np.ndarray,
     return table.filter(pa.array(keep)) if keep is not None else table
 
 
-def static_table(pop: Population) -> pa.Table:
-    """One row per entity: the id and its emitted attributes."""
+def static_table(pop: Population, n: int | None = None) -> pa.Table:
+    """One row per entity (the first ``n`` when given): the id and its emitted attributes."""
     e = pop.etype
-    idx = np.arange(len(pop.ids))
-    cols = {e.id.column: pa.array(list(pop.ids), pa.string())}
+    idx = np.arange(len(pop.ids) if n is None else n)
+    cols = {e.id.column: pa.array(list(pop.ids[idx]), pa.string())}
     for a in e.attributes:
         if a.in_static:
             col = pop.attrs[a.name]
-            cols[a.name] = pa.array(list(col.labels[col.codes]), pa.string()) if col.is_label \
+            cols[a.name] = pa.array(list(col.labels[col.codes[idx]]), pa.string()) if col.is_label \
                 else pa.array(col.values[idx])
     return pa.table(cols)

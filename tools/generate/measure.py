@@ -98,7 +98,8 @@ class _Rows:
         return self.cache[key]
 
 
-def _one(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.Generator) -> np.ndarray:
+def _raw(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.Generator) -> np.ndarray:
+    """Level, seasonality, state effects and noise (before bounds and rounding)."""
     if m.formula:
         level = np.broadcast_to(evaluate_formula(m.formula, env), r.t.shape).astype(float)
     elif m.trend:
@@ -142,6 +143,11 @@ def _one(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
             value = level + _ar_noise(ar, r.unit, noise_scale, rng)
         case _:
             value = level
+    return value
+
+
+def _finish(m: Measurement, value: np.ndarray) -> np.ndarray:
+    """Bounds, then rounding (with bounds rounded inward so rounding never leaves them)."""
     lo, hi = m.bounds
     if lo is not None or hi is not None:
         np.clip(value, lo, hi, out=value)
@@ -168,14 +174,17 @@ def _variant_blocks(rows: dict, unit_variant: np.ndarray):
     return perm, bounds
 
 
-def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator,
-                         start_epoch: float) -> dict[str, tuple[np.ndarray, bool]]:
+def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator, start_epoch: float,
+                         injector=None, inc_rng: np.random.Generator | None = None,
+                         ) -> dict[str, tuple[np.ndarray, bool]]:
     """All measurements of ``pop`` for the given rows.
 
     ``rows`` holds shard-level arrays sorted by unit: ``units`` (global unit ids of the shard),
     ``local`` (row -> index into ``units``), ``entity``, ``t`` (seconds from start), ``state``
     (index or None) and ``attrs`` (the population's columns).
-    Returns ``{name: (float values, is_integer)}`` for the visible measurements.
+    Returns ``{name: (float values, is_integer)}`` for the visible measurements. ``injector``
+    (tools.patterns.inject.Injector) applies incidents before bounds and rounding, drawing only
+    from ``inc_rng``.
     """
     e = pop.etype
     states = list(e.states.states) if e.states else []
@@ -200,7 +209,10 @@ def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator,
             block = _Rows(t[a:b], None if state is None else state[a:b], entity[a:b], local[a:b], rows["attrs"],
                           start_epoch, caches[j])
             ex = int(variants[j]) if variants.size else -1
-            value[a:b] = _one(_variant(m, pop, ex), block, {k: v[a:b] for k, v in env.items()}, states, rng)
+            v = _raw(_variant(m, pop, ex), block, {k: v[a:b] for k, v in env.items()}, states, rng)
+            if injector is not None:
+                v = injector.apply_values(e.name, m, v, block.entity, block.t, inc_rng)
+            value[a:b] = _finish(m, v)
         env[m.name] = value
         if not m.hidden:
             if perm is not None:

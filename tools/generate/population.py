@@ -32,10 +32,42 @@ class Population:
     unit_exemplar: np.ndarray
     epochs: list[str] = field(default_factory=list)
     unit_epoch: np.ndarray | None = None
+    n_base_units: int | None = None       # units beyond this were added by incidents (flash crowds)
+    n_base_entities: int | None = None
 
     @property
     def n_units(self) -> int:
         return int(self.unit_entity.shape[0])
+
+    @property
+    def base_units(self) -> int:
+        return self.n_units if self.n_base_units is None else self.n_base_units
+
+    @property
+    def base_entities(self) -> int:
+        return len(self.ids) if self.n_base_entities is None else self.n_base_entities
+
+    def add_entities(self, source: np.ndarray, t0: np.ndarray, t1: np.ndarray) -> np.ndarray:
+        """Append copies of the ``source`` entities (attributes, exemplar) as new entities with one unit
+        each starting at ``t0``; returns the new entity indices. The existing ones are unchanged."""
+        if self.n_base_units is None:
+            self.n_base_units, self.n_base_entities = self.n_units, len(self.ids)
+        first = len(self.ids)
+        new = np.arange(first, first + source.size)
+        self.ids = np.concatenate([self.ids, np.array([self.etype.id.format.format(i=i) for i in new], dtype=object)])
+        for name, col in self.attrs.items():
+            extra = col.take(source)
+            self.attrs[name] = (Column(codes=np.concatenate([col.codes, extra.codes]), labels=col.labels)
+                                if col.is_label else Column(values=np.concatenate([col.values, extra.values])))
+        ex_of_entity = np.full(first, -1, np.int32)
+        ex_of_entity[self.unit_entity[::-1]] = self.unit_exemplar[::-1]
+        self.unit_entity = np.concatenate([self.unit_entity, new])
+        self.unit_t0 = np.concatenate([self.unit_t0, t0.astype(np.int64)])
+        self.unit_t1 = np.concatenate([self.unit_t1, t1.astype(np.int64)])
+        self.unit_exemplar = np.concatenate([self.unit_exemplar, ex_of_entity[source]])
+        if self.unit_epoch is not None:
+            self.unit_epoch = np.concatenate([self.unit_epoch, np.full(source.size, -1, np.int32)])
+        return new
 
 
 def scaled(n: int, scale: float) -> int:

@@ -92,22 +92,25 @@ def dwell_params(dist) -> tuple[int, float, float]:
     raise TypeError(f"unknown dwell distribution {type(dist).__name__}")
 
 
-def sample_dwell(kind: np.ndarray, p1: np.ndarray, p2: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Dwell times in seconds for per-element (kind, p1, p2) parameters."""
-    n = kind.shape[0]
-    out = np.empty(n)
+def dwell_from_uniform(kind: np.ndarray, p1: np.ndarray, p2: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Dwell times in seconds by inverse CDF of one uniform per element.
+
+    Exactly one uniform per unit and step, whatever the distribution (no rejection sampling), so
+    one unit's path never shifts the random numbers another unit sees."""
+    from scipy.special import gammaincinv, ndtri
+
+    out = np.empty(kind.shape[0])
     for code in np.unique(kind):
         m = kind == code
-        k = int(m.sum())
-        a, b = p1[m], p2[m]
+        a, b, v = p1[m], p2[m], u[m]
         if code == DWELL_EXP:
-            out[m] = a * rng.standard_exponential(k)
+            out[m] = -a * np.log1p(-v)
         elif code == DWELL_LOGNORMAL:
-            out[m] = a * np.exp(b * rng.standard_normal(k))
+            out[m] = a * np.exp(b * ndtri(v))
         elif code == DWELL_GAMMA:
-            out[m] = rng.gamma(b, a / b)
+            out[m] = (a / b) * gammaincinv(b, v)
         elif code == DWELL_FIXED:
             out[m] = a
         else:
-            out[m] = a + (b - a) * rng.random(k)
+            out[m] = a + (b - a) * v
     return out

@@ -6,7 +6,7 @@ import zlib
 
 import numpy as np
 
-POPULATION, SIMULATION, MEASUREMENT, EMISSION = range(4)
+POPULATION, SIMULATION, MEASUREMENT, EMISSION, INCIDENTS = range(5)
 
 
 def rng_for(seed: int, entity_type: str, purpose: int, shard: int = 0) -> np.random.Generator:

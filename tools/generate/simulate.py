@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tools.generate.behaviour import Behaviour
-from tools.generate.sampling import sample_dwell
+from tools.generate.sampling import dwell_from_uniform
 
 
 @dataclass
@@ -20,11 +20,15 @@ class Segments:
 
 
 def simulate(b: Behaviour, group: np.ndarray, t0: np.ndarray, t1: np.ndarray,
-             rng: np.random.Generator) -> Segments:
+             rng: np.random.Generator, entity: np.ndarray | None = None,
+             rng_shift: np.random.Generator | None = None) -> Segments:
     """Run every unit from ``t0`` until ``t1`` (exclusive) or a terminal state.
 
     Dwell times are rounded to whole seconds (at least one), so event timestamps are distinct and
-    ordered within a unit. The loop runs once per transition, never once per row.
+    ordered within a unit. The loop runs once per transition, never once per row. Behaviour shifts
+    (``b.shifts``, needing each unit's ``entity``) redraw the affected units' dwell and next state
+    from ``rng_shift`` after the normal draws, so every other unit sees exactly the same numbers as
+    in a world without the shift.
     """
     n = len(t0)
     state = rng.choice(len(b.states), size=n, p=b.initial) if n else np.zeros(0, np.int64)
@@ -42,13 +46,23 @@ def simulate(b: Behaviour, group: np.ndarray, t0: np.ndarray, t1: np.ndarray,
         if not active.size:
             break
         g = group[active]
-        dwell = sample_dwell(b.dwell_kind[g, s], b.dwell_p1[g, s], b.dwell_p2[g, s], rng)
-        u = rng.random(active.size)
-        nxt = np.minimum((u[:, None] >= b.cum[g, s]).sum(axis=1), cum_last)
-        timed_out = dwell > b.timeout_after[s]
-        dwell = np.where(timed_out, b.timeout_after[s], dwell)
+        draws = rng.random((2, n))[:, active]  # a fixed amount per step: units never shift each other's draws
+        dwell = dwell_from_uniform(b.dwell_kind[g, s], b.dwell_p1[g, s], b.dwell_p2[g, s], draws[0])
+        nxt = np.minimum((draws[1][:, None] >= b.cum[g, s]).sum(axis=1), cum_last)
+        for sh in b.shifts:
+            hit = sh.entity_mask[entity[active]] & (t[active] >= sh.start) & (t[active] < sh.end)
+            if hit.any():
+                gh, sh_s = g[hit], s[hit]
+                uh = rng_shift.random((2, int(hit.sum())))
+                dwell[hit] = dwell_from_uniform(sh.dwell_kind[gh, sh_s], sh.dwell_p1[gh, sh_s], sh.dwell_p2[gh, sh_s],
+                                                uh[0])
+                uh = uh[1]
+                nxt[hit] = np.minimum((uh[:, None] >= sh.cum[gh, sh_s]).sum(axis=1), cum_last)
+        dwell = np.maximum(np.rint(dwell), 1)
+        timed_out = dwell >= b.timeout_after[s]  # whole seconds: reaching the timeout fires it
+        dwell = np.where(timed_out, np.rint(b.timeout_after[s]), dwell)
         nxt = np.where(timed_out, b.timeout_to[s], nxt)
-        t[active] += np.maximum(np.rint(dwell), 1).astype(np.int64)
+        t[active] += dwell.astype(np.int64)
         keep = t[active] < t1[active]
         active = active[keep]
         state[active] = nxt[keep]

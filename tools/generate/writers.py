@@ -62,6 +62,7 @@ class DuckDBSink:
         return con
 
     def write(self, name: str, table: pa.Table) -> None:
+        """Append to table ``name`` (``schema.table`` creates the schema on first use)."""
         if self.since_open >= self.REOPEN_ROWS:
             self.con.close()
             self.con = self._connect()
@@ -70,16 +71,29 @@ class DuckDBSink:
             f'CAST("{f.name}" AS VARCHAR) AS "{f.name}"' if pa.types.is_dictionary(f.type) else f'"{f.name}"'
             for f in table.schema)
         self.con.register("_shard", table)
+        qualified = ".".join(f'"{part}"' for part in name.split(".", 1))
         if name in self.created:
-            self.con.execute(f'INSERT INTO "{name}" SELECT {cols} FROM _shard')
+            self.con.execute(f"INSERT INTO {qualified} SELECT {cols} FROM _shard")
         else:
-            self.con.execute(f'CREATE TABLE "{name}" AS SELECT {cols} FROM _shard')
+            if "." in name:
+                self.con.execute(f'CREATE SCHEMA IF NOT EXISTS "{name.split(".")[0]}"')
+            self.con.execute(f"CREATE TABLE {qualified} AS SELECT {cols} FROM _shard")
             self.created.add(name)
         self.con.unregister("_shard")
         self.since_open += table.num_rows
 
     def close(self) -> None:
         self.con.close()
+
+
+BASELINE_SUFFIX = "__baseline"
+
+
+def _duck_name(name: str) -> str:
+    """``cells__baseline`` (Parquet stem) -> ``baseline.cells`` (DuckDB schema.table)."""
+    if name.endswith(BASELINE_SUFFIX):
+        return "baseline." + name[: -len(BASELINE_SUFFIX)]
+    return name
 
 
 class ShardPipeline:
@@ -110,7 +124,7 @@ class ShardPipeline:
                 if self.errors:
                     continue
                 if duck is not None:
-                    duck.write(name, table)
+                    duck.write(_duck_name(name), table)
                 else:
                     self.writers.setdefault(name, TableWriter(self.data_dir / f"{name}.parquet")).write(table)
         except BaseException as exc:  # surfaced to the producer on its next put/close

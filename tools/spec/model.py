@@ -6,6 +6,7 @@ from datetime import datetime
 
 from pydantic import Field, model_validator
 
+from tools.patterns.model import Incident
 from tools.spec.base import Duration, PositiveDuration, SpecModel, Timestamp
 from tools.spec.distributions import AttributeDistribution, DwellDistribution
 from tools.spec.durations import parse_duration, parse_timestamp
@@ -74,6 +75,7 @@ class Spec(SpecModel):
     entities: list[EntityType] = Field(min_length=1)
     exemplars: list[Exemplar] = []
     epochs: list[Epoch] = []
+    incidents: list[Incident] = []
     personas: list[Persona] = []
     query_plan: QueryPlan = Field(default_factory=QueryPlan)
 

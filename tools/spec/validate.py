@@ -309,6 +309,9 @@ def semantic_errors(spec: Spec) -> Problems:
         out += _entity_problems(i, e, spec, set(names))
     out += _fk_cycle(spec)
     out += _assembly_problems(spec, set(names))
+    from tools.patterns.validate import incident_problems
+
+    out += incident_problems(spec)
     return out
 
 

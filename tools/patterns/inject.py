@@ -1,0 +1,120 @@
+"""Apply resolved incidents while a shard is generated.
+
+Injection never draws from the generator's own random streams (incidents have their own), so the
+world outside an incident's entities and window is byte-for-byte the world without incidents.
+Values are changed before bounds and rounding, so injected data stays physically valid, and
+formula keys computed from an injected key follow it (failures = attempts - successes).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+
+from tools.patterns.library import VALUE_PATTERNS
+from tools.patterns.resolve import ResolvedIncident
+from tools.spec.durations import parse_duration
+from tools.spec.measurement import Measurement
+
+_MONDAY = datetime(1970, 1, 5, tzinfo=UTC).timestamp()
+
+
+def _entity_stats(x: np.ndarray, ent: np.ndarray, outside: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and std of each entity's finite values outside the window."""
+    ok = outside & np.isfinite(x)
+    cnt = np.bincount(ent[ok], minlength=n).astype(float)
+    s1 = np.bincount(ent[ok], weights=x[ok], minlength=n)
+    s2 = np.bincount(ent[ok], weights=x[ok] ** 2, minlength=n)
+    mean = np.divide(s1, cnt, out=np.zeros(n), where=cnt > 0)
+    var = np.divide(s2, cnt, out=np.zeros(n), where=cnt > 0) - mean**2
+    return mean, np.sqrt(np.maximum(var, 0))
+
+
+def _seasonal(m: Measurement, t: np.ndarray, start_epoch: float) -> tuple[np.ndarray, np.ndarray]:
+    add, mul = np.zeros(t.shape), np.ones(t.shape)
+    for s in m.seasonality:
+        period, peak = parse_duration(s.period), parse_duration(s.peak)
+        wave = np.cos(2 * np.pi * (start_epoch - _MONDAY + t - peak) / period)
+        if s.mode == "multiplicative":
+            mul = mul * (1 + s.amplitude * wave)
+        else:
+            add = add + s.amplitude * wave
+    return add, mul
+
+
+class Injector:
+    """The incidents of one generation run, indexed by entity type and key."""
+
+    def __init__(self, incidents: list[ResolvedIncident], n_entities: dict[str, int], start_epoch: float):
+        self.incidents = incidents
+        self.start_epoch = start_epoch
+        self.n_entities = n_entities
+        self._lookup: dict[str, np.ndarray] = {}
+        self.realized: dict[tuple[str, str], list] = {}  # (incident, key) -> [sum of deltas, finite n, rows]
+        self.dropped: dict[str, int] = {}
+        for inc in incidents:
+            mask = np.zeros(n_entities[inc.entity_type], bool)
+            mask[inc.entities] = True
+            self._lookup[inc.id] = mask
+
+    def for_type(self, entity_type: str, kinds: set[str] | None = None) -> list[ResolvedIncident]:
+        return [i for i in self.incidents if i.entity_type == entity_type and (kinds is None or i.kind in kinds)]
+
+    def affected(self, inc: ResolvedIncident, entity: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """Rows of ``inc``'s entities inside its window."""
+        return self._lookup[inc.id][entity] & (t >= inc.start) & (t < inc.end)
+
+    def apply_values(self, entity_type: str, m: Measurement, x: np.ndarray, entity: np.ndarray, t: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """``x`` with every value incident on (entity_type, m.name) applied, in spec order."""
+        for inc in self.incidents:
+            if inc.entity_type != entity_type or m.name not in inc.keys or inc.kind not in VALUE_PATTERNS:
+                continue
+            if inc.kind == "flash_crowd" and not inc.model.keys:
+                continue
+            hit = self.affected(inc, entity, t)
+            if not hit.any():
+                continue
+            x = x.copy()
+            mine = self._lookup[inc.id][entity]
+            mean, std = _entity_stats(x, entity, mine & ~hit, self.n_entities[entity_type])
+            e = entity[hit]
+            if inc.kind == "flash_crowd":
+                from tools.patterns.magnitude import parse_magnitude
+
+                amount = np.full(e.shape, parse_magnitude(inc.model.surge).value)
+            elif inc.effects:
+                mag = inc.effects[m.name]
+                amount = mag.resolve(mean[e], std[e]) if mag.unit != "units" else np.full(e.shape, mag.value)
+            else:
+                amount = np.zeros(e.shape)
+            idx = np.flatnonzero(hit)
+            new_run = np.r_[True, (e[1:] != e[:-1]) | (np.diff(idx) != 1)]
+            first = np.maximum.accumulate(np.where(new_run, np.arange(e.size), 0))
+            ctx = {"first": first, "mean": mean[e], "std": std[e]}
+            if inc.kind == "seasonality_break":
+                tt = t[hit]
+                ctx["season"], ctx["season_factor"] = _seasonal(m, tt, self.start_epoch)
+                shift = parse_duration(inc.model.shift)
+                ctx["season_shifted"], ctx["season_factor_shifted"] = _seasonal(m, tt - shift, self.start_epoch)
+            before = x[hit]
+            after = VALUE_PATTERNS[inc.kind](inc.model, before, t[hit] - inc.start, inc.end - inc.start,
+                                             amount, rng, ctx)
+            x[hit] = after
+            delta = after - before
+            ok = np.isfinite(delta)
+            acc = self.realized.setdefault((inc.id, m.name), [0.0, 0, 0])
+            acc[0] += float(delta[ok].sum())
+            acc[1] += int(ok.sum())
+            acc[2] += int(hit.sum())
+        return x
+
+    def keep_rows(self, entity_type: str, entity: np.ndarray, t: np.ndarray) -> np.ndarray | None:
+        """Rows that survive data outages (None when no outage touches this type)."""
+        keep = None
+        for inc in self.for_type(entity_type, {"data_outage"}):
+            hit = self.affected(inc, entity, t)
+            self.dropped[inc.id] = self.dropped.get(inc.id, 0) + int(hit.sum())
+            keep = ~hit if keep is None else keep & ~hit
+        return keep

@@ -1,0 +1,60 @@
+"""incidents.json: the ground-truth incident manifest (never shown to agents-under-test)."""
+
+from __future__ import annotations
+
+from datetime import UTC, timedelta
+
+from tools.patterns.inject import Injector
+from tools.patterns.resolve import ResolvedIncident
+from tools.spec.model import Spec
+
+_DIRECTION = {"spike": "up", "dip": "down", "variance_burst": "variance", "flatline": "flat", "null_burst": "null",
+              "data_outage": "missing", "correlation_break": "decoupled", "seasonality_break": "seasonality",
+              "flash_crowd": "up", "behavior_shift": "behavior"}
+
+
+def _signed(inc: ResolvedIncident, key: str) -> str:
+    if inc.kind in _DIRECTION:
+        return _DIRECTION[inc.kind]
+    return "up" if inc.effects[key].value >= 0 else "down"
+
+
+def incident_records(spec: Spec, incidents: list[ResolvedIncident], ids: dict[str, list[str]],
+                     injector: Injector | None) -> list[dict]:
+    """One JSON-ready record per resolved incident (cascade levels included, root first)."""
+    t0 = spec.start_dt
+    out = []
+    for inc in incidents:
+        e = spec.entity(inc.entity_type)
+        signature = {}
+        for key in inc.keys:
+            real = injector.realized.get((inc.id, key)) if injector else None
+            signature[key] = {"direction": _signed(inc, key),
+                              "mean_delta": (real[0] / real[1]) if real and real[1] else None,
+                              "rows": real[2] if real else 0}
+        model = inc.model.model_dump(mode="json", exclude={"target", "window", "id", "kind", "description"}) \
+            if hasattr(inc.model, "model_dump") else {}
+        rec = {
+            "id": inc.id, "kind": inc.kind, "cascade": inc.cascade, "root": inc.root, "level": inc.level,
+            "children": inc.children, "entity_type": inc.entity_type, "table": e.table_name,
+            "id_column": e.id.column, "timestamp_column": e.emission.timestamp_column if e.emission else None,
+            "entities": [ids[inc.entity_type][i] for i in inc.entities],
+            "keys": inc.keys,
+            "start": (t0 + timedelta(seconds=inc.start)).astimezone(UTC).isoformat(),
+            "end": (t0 + timedelta(seconds=inc.end)).astimezone(UTC).isoformat(),
+            "lag_seconds": inc.lag,
+            "magnitude": {k: str(v.value) + {"units": "", "sigma": "sigma", "relative": " (relative)"}[v.unit]
+                          for k, v in inc.effects.items()},
+            "signature": signature,
+            "params": model,
+            "description": getattr(inc.model, "description", ""),
+        }
+        if inc.kind == "data_outage":
+            rec["rows_removed"] = injector.dropped.get(inc.id, 0) if injector else 0
+        out.append(rec)
+    return out
+
+
+def manifest(spec: Spec, seed: int, records: list[dict]) -> dict:
+    """The whole incidents.json document."""
+    return {"spec": spec.name, "seed": seed, "start": spec.start_dt.isoformat(), "incidents": records}
