@@ -4,7 +4,7 @@ The yardstick draws the same number of raw normal values (rows x value columns) 
 writes them to Parquet with the same options: what this machine can do at best. Each side runs in
 its own process so peak RSS is measured per side.
 
-    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short] [--flat 30000000]
+    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short] [--flat 30000000] [--incidents]
 
 The last line is: rows=<n> seconds=<s> rows_per_s=<r> peak_rss_mb=<m> ratio_vs_raw=<x>
 """
@@ -43,15 +43,26 @@ def rows_at_scale_one(spec) -> tuple[int, int]:
     return rows, values
 
 
-def child_generate(pack: str, scale: float, out: str) -> None:
+def child_generate(pack: str, scale: float, out: str, mode: str = "plain") -> None:
+    """mode: plain (incidents stripped), incidents (injected), checked (injected + tools.checks)."""
     from tools.generate import generate_bundle
     from tools.spec import resolve_spec
 
+    spec = resolve_spec(pack)
+    if mode == "plain":
+        spec = spec.model_copy(update={"incidents": []})
     began = time.perf_counter()
-    summary = generate_bundle(resolve_spec(pack), out, scale=scale, force=True)
+    summary = generate_bundle(spec, out, scale=scale, force=True)
+    checks = 0.0
+    if mode == "checked":
+        from tools.checks import run_checks
+
+        t = time.perf_counter()
+        run_checks(Path(out))
+        checks = time.perf_counter() - t
     seconds = time.perf_counter() - began
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"rows": summary.total_rows, "seconds": seconds, "rss": rss}))
+    print(json.dumps({"rows": summary.total_rows, "seconds": seconds, "rss": rss, "checks": checks}))
 
 
 def child_raw(rows: int, columns: int, out: str) -> None:
@@ -81,7 +92,7 @@ def run_child(*args: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def measure(pack: str, rows: int) -> tuple[dict, dict, float, int]:
+def measure(pack: str, rows: int, mode: str = "plain") -> tuple[dict, dict, float, int]:
     """Generate ``rows`` rows of ``pack`` and the yardstick, each in its own process."""
     from tools.spec import resolve_spec
 
@@ -89,7 +100,7 @@ def measure(pack: str, rows: int) -> tuple[dict, dict, float, int]:
     scale = rows / base_rows
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
     try:
-        gen = run_child("--child", "generate", pack, repr(scale), str(tmp / "bundle"))
+        gen = run_child("--child", "generate", pack, repr(scale), str(tmp / "bundle"), mode)
         raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -101,17 +112,27 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=10_000_000, help="target rows (default 10M)")
     ap.add_argument("--pack", default="iot", help="pack or spec path (periodic tables only)")
     ap.add_argument("--short", action="store_true", help="CI smoke mode: 300k rows")
+    ap.add_argument("--incidents", action="store_true", help="also time injection (+ checks) vs none")
     ap.add_argument("--flat", type=int, metavar="ROWS", help="also run ROWS rows and report peak-RSS growth")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
         kind, *rest = a.child
         if kind == "generate":
-            child_generate(rest[0], float(rest[1]), rest[2])
+            child_generate(rest[0], float(rest[1]), rest[2], rest[3] if len(rest) > 3 else "plain")
         else:
             child_raw(int(rest[0]), int(rest[1]), rest[2])
         return
     rows = 300_000 if a.short else a.rows
+    if a.incidents:
+        from importlib.util import find_spec
+
+        mode = "checked" if find_spec("tools.checks") else "incidents"
+        inc, _, _, _ = measure(a.pack, rows, mode)
+        plain, _, _, _ = measure(a.pack, rows, "plain")
+        extra = inc["seconds"] / plain["seconds"] - 1
+        print(f"incidents: without {plain['seconds']:.2f}s, with injection{' + checks' * (mode == 'checked')} "
+              f"{inc['seconds']:.2f}s (checks {inc['checks']:.2f}s): +{100 * extra:.0f}%")
     if a.flat:
         big, _, _, _ = measure(a.pack, a.flat)
     gen, raw, scale, columns = measure(a.pack, rows)

@@ -53,6 +53,8 @@ class Injector:
         self._lookup: dict[str, np.ndarray] = {}
         self.realized: dict[tuple[str, str], list] = {}  # (incident, key) -> [sum of deltas, finite n, rows]
         self.dropped: dict[str, int] = {}
+        self._cache_key: tuple | None = None
+        self._cache: dict[str, np.ndarray] = {}
         for inc in incidents:
             mask = np.zeros(n_entities[inc.entity_type], bool)
             mask[inc.entities] = True
@@ -62,8 +64,15 @@ class Injector:
         return [i for i in self.incidents if i.entity_type == entity_type and (kinds is None or i.kind in kinds)]
 
     def affected(self, inc: ResolvedIncident, entity: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """Rows of ``inc``'s entities inside its window."""
-        return self._lookup[inc.id][entity] & (t >= inc.start) & (t < inc.end)
+        """Rows of ``inc``'s entities inside its window (cached per row block: every key of a block
+        asks the same question)."""
+        key = (id(entity), id(t), inc.id)
+        if self._cache_key != key[:2]:
+            self._cache_key, self._cache = key[:2], {}
+        if inc.id not in self._cache:
+            ents = self._lookup[inc.id]
+            self._cache[inc.id] = ents[entity] & (t >= inc.start) & (t < inc.end)
+        return self._cache[inc.id]
 
     def apply_values(self, entity_type: str, m: Measurement, x: np.ndarray, entity: np.ndarray, t: np.ndarray,
                      rng: np.random.Generator) -> np.ndarray:
