@@ -72,6 +72,8 @@ def shard_table(pop: Population, behaviour: Behaviour | None, units: np.ndarray,
         local, t, state = seg.unit, seg.t, seg.state
     entity = pop.unit_entity[units][local]
     rows = {"units": units, "local": local, "entity": entity, "t": t, "state": state, "attrs": pop.attrs}
+    if injector is not None:
+        injector.note_rows(e.name, entity, t)
     values = compute_measurements(pop, rows, rng_emit, start_epoch, injector, rng_incident)
     keep = None
     if em.missing_rate > 0:

@@ -210,9 +210,13 @@ def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator, 
                           start_epoch, caches[j])
             ex = int(variants[j]) if variants.size else -1
             v = _raw(_variant(m, pop, ex), block, {k: v[a:b] for k, v in env.items()}, states, rng)
-            if injector is not None:
-                v = injector.apply_values(e.name, m, v, block.entity, block.t, inc_rng)
-            value[a:b] = _finish(m, v)
+            if injector is None:
+                value[a:b] = _finish(m, v)
+                continue
+            injected = injector.apply_values(e.name, m, v, block.entity, block.t, inc_rng)
+            value[a:b] = _finish(m, injected)
+            if injector.last_hits:
+                injector.record(m.name, _finish(m, v.copy()), value[a:b])
         env[m.name] = value
         if not m.hidden:
             if perm is not None:

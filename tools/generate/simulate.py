@@ -28,7 +28,8 @@ def simulate(b: Behaviour, group: np.ndarray, t0: np.ndarray, t1: np.ndarray,
     ordered within a unit. The loop runs once per transition, never once per row. Behaviour shifts
     (``b.shifts``, needing each unit's ``entity``) redraw the affected units' dwell and next state
     from ``rng_shift`` after the normal draws, so every other unit sees exactly the same numbers as
-    in a world without the shift.
+    in a world without the shift; a targeted unit whose dwell spans the shift's start is cut there
+    (no new row) and continues under the shift.
     """
     n = len(t0)
     state = rng.choice(len(b.states), size=n, p=b.initial) if n else np.zeros(0, np.int64)
@@ -36,11 +37,14 @@ def simulate(b: Behaviour, group: np.ndarray, t0: np.ndarray, t1: np.ndarray,
     active = np.arange(n)
     out_u, out_s, out_t = [], [], []
     cum_last = b.cum.shape[2] - 1
+    silent = np.zeros(n, bool)  # a dwell cut at a shift's start continues without a new entry row
     while active.size:
         s = state[active]
-        out_u.append(active)
-        out_s.append(s)
-        out_t.append(t[active])
+        rec = ~silent[active]
+        out_u.append(active[rec])
+        out_s.append(s[rec])
+        out_t.append(t[active][rec])
+        silent[active] = False
         live = ~b.terminal[s]
         active, s = active[live], s[live]
         if not active.size:
@@ -62,7 +66,14 @@ def simulate(b: Behaviour, group: np.ndarray, t0: np.ndarray, t1: np.ndarray,
         timed_out = dwell >= b.timeout_after[s]  # whole seconds: reaching the timeout fires it
         dwell = np.where(timed_out, np.rint(b.timeout_after[s]), dwell)
         nxt = np.where(timed_out, b.timeout_to[s], nxt)
-        t[active] += dwell.astype(np.int64)
+        new_t = t[active] + dwell.astype(np.int64)
+        for sh in b.shifts:  # a dwell that spans a shift's start is cut there and redrawn under the shift
+            cross = sh.entity_mask[entity[active]] & (t[active] < sh.start) & (new_t > sh.start)
+            if cross.any():
+                new_t[cross] = int(np.ceil(sh.start))
+                nxt[cross] = s[cross]
+                silent[active[cross]] = True
+        t[active] = new_t
         keep = t[active] < t1[active]
         active = active[keep]
         state[active] = nxt[keep]

@@ -53,6 +53,8 @@ class Injector:
         self._lookup: dict[str, np.ndarray] = {}
         self.realized: dict[tuple[str, str], list] = {}  # (incident, key) -> [sum of deltas, finite n, rows]
         self.dropped: dict[str, int] = {}
+        self.last_hits: list[tuple[str, np.ndarray]] = []
+        self.touched: dict[str, set[int]] = {}
         self._cache_key: tuple | None = None
         self._cache: dict[str, np.ndarray] = {}
         for inc in incidents:
@@ -76,7 +78,9 @@ class Injector:
 
     def apply_values(self, entity_type: str, m: Measurement, x: np.ndarray, entity: np.ndarray, t: np.ndarray,
                      rng: np.random.Generator) -> np.ndarray:
-        """``x`` with every value incident on (entity_type, m.name) applied, in spec order."""
+        """``x`` with every value incident on (entity_type, m.name) applied, in spec order (the hits are
+        kept for ``record``)."""
+        self.last_hits = []
         for inc in self.incidents:
             if inc.entity_type != entity_type or m.name not in inc.keys or inc.kind not in VALUE_PATTERNS:
                 continue
@@ -107,17 +111,29 @@ class Injector:
                 ctx["season"], ctx["season_factor"] = _seasonal(m, tt, self.start_epoch)
                 shift = parse_duration(inc.model.shift)
                 ctx["season_shifted"], ctx["season_factor_shifted"] = _seasonal(m, tt - shift, self.start_epoch)
-            before = x[hit]
-            after = VALUE_PATTERNS[inc.kind](inc.model, before, t[hit] - inc.start, inc.end - inc.start,
-                                             amount, rng, ctx)
-            x[hit] = after
-            delta = after - before
+            x[hit] = VALUE_PATTERNS[inc.kind](inc.model, x[hit], t[hit] - inc.start, inc.end - inc.start,
+                                              amount, rng, ctx)
+            self.last_hits.append((inc.id, hit))
+        return x
+
+    def record(self, key: str, base: np.ndarray, final: np.ndarray) -> None:
+        """Account what the last ``apply_values`` call changed, after bounds and rounding."""
+        for inc_id, hit in self.last_hits:
+            delta = final[hit] - base[hit]
             ok = np.isfinite(delta)
-            acc = self.realized.setdefault((inc.id, m.name), [0.0, 0, 0])
+            acc = self.realized.setdefault((inc_id, key), [0.0, 0, 0])
             acc[0] += float(delta[ok].sum())
             acc[1] += int(ok.sum())
             acc[2] += int(hit.sum())
-        return x
+        self.last_hits = []
+
+    def note_rows(self, entity_type: str, entity: np.ndarray, t: np.ndarray) -> None:
+        """Remember which targeted entities have rows inside each incident's window (the manifest
+        lists those: a session that never overlapped the window was not affected)."""
+        for inc in self.for_type(entity_type):
+            hit = self.affected(inc, entity, t)
+            if hit.any():
+                self.touched.setdefault(inc.id, set()).update(np.unique(entity[hit]).tolist())
 
     def keep_rows(self, entity_type: str, entity: np.ndarray, t: np.ndarray) -> np.ndarray | None:
         """Rows that survive data outages (None when no outage touches this type)."""

@@ -1,23 +1,23 @@
-"""The domain spec: pydantic models, duration parsing, validation with YAML paths, packs."""
+"""The domain spec: pydantic models, duration parsing, validation with YAML paths, packs.
 
-from tools.spec.durations import format_duration, parse_duration, parse_timestamp
-from tools.spec.entity import EntityType, StateMachine
-from tools.spec.errors import SpecError
-from tools.spec.io import (
-    dump_spec,
-    list_packs,
-    load_pack,
-    load_spec,
-    pack_path,
-    parse_spec_text,
-    resolve_spec,
-    spec_json_schema,
-)
-from tools.spec.measurement import Measurement
-from tools.spec.model import Epoch, Exemplar, Spec
+Names are imported lazily, so ``tools.patterns`` (whose incident models the spec uses) can import
+``tools.spec.base`` without a circular import.
+"""
 
-__all__ = [
-    "EntityType", "Epoch", "Exemplar", "Measurement", "Spec", "SpecError", "StateMachine", "dump_spec",
-    "format_duration", "list_packs", "load_pack", "load_spec", "pack_path", "parse_duration",
-    "parse_spec_text", "parse_timestamp", "resolve_spec", "spec_json_schema",
-]
+from importlib import import_module
+
+_EXPORTS = {
+    "format_duration": "durations", "parse_duration": "durations", "parse_timestamp": "durations",
+    "EntityType": "entity", "StateMachine": "entity", "SpecError": "errors", "Measurement": "measurement",
+    "Epoch": "model", "Exemplar": "model", "Spec": "model",
+    "dump_spec": "io", "list_packs": "io", "load_pack": "io", "load_spec": "io", "pack_path": "io",
+    "parse_spec_text": "io", "resolve_spec": "io", "spec_json_schema": "io",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(import_module(f"tools.spec.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'tools.spec' has no attribute {name!r}")
