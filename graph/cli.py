@@ -1,9 +1,11 @@
-"""The ``chronoeval`` command line: packs, init, validate, schema, generate.
+"""The ``chronoeval`` command line: packs, init, validate, schema, generate, check.
 
 User errors (a bad spec, an existing output directory, a missing file, a bad option value) print
 one message that names the file/field/line and the fix, and exit with code 2; anything else is an
-internal error (exit 1). ``--debug`` adds the traceback. Heavy modules (the generator, DuckDB,
-pyarrow) are imported only by the commands that need them, so spec errors are reported fast.
+internal error (exit 1). A failed data-quality or pattern check exits with 3 (``generate`` keeps the
+bundle; ``--allow-failed-checks`` turns that into a warning). ``--debug`` adds the traceback. Heavy
+modules (the generator, DuckDB, pyarrow) are imported only by the commands that need them, so spec
+errors are reported fast.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ _PATH_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirector
 
 
 def _user_error_types() -> tuple[type[BaseException], ...]:
+    from tools.checks import BundleError
     from tools.spec import SpecError
 
-    return (SpecError, *_PATH_ERRORS)
+    return (SpecError, BundleError, *_PATH_ERRORS)
 
 
 def _describe(exc: BaseException) -> str:
@@ -78,7 +81,7 @@ def _errors() -> Iterator[None]:
     """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
     try:
         yield
-    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+    except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort):
         raise
     except Exception as exc:
         _fail(exc, 2 if isinstance(exc, _user_error_types()) else 1)
@@ -182,6 +185,9 @@ def schema() -> None:
         typer.echo(json.dumps(spec_json_schema(), indent=2))
 
 
+CHECKS_FAILED = 3
+
+
 @app.command()
 def generate(
     spec_or_pack: Annotated[str, typer.Argument(metavar="SPEC_OR_PACK", help="A spec YAML path or a pack name.")],
@@ -190,8 +196,14 @@ def generate(
     scale: Annotated[float, typer.Option("--scale", callback=_positive_scale,
                                          help="Multiply entity counts by this factor (> 0).")] = 1.0,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    with_baseline: Annotated[bool, typer.Option(
+        "--with-baseline", help="Also write the same world without incidents (data/<table>__baseline.parquet, "
+                                "DuckDB schema `baseline`) for contrast questions.")] = False,
+    allow_failed_checks: Annotated[bool, typer.Option(
+        "--allow-failed-checks", help="Exit 0 even when a data-quality or pattern check fails.")] = False,
 ) -> None:
-    """Generate the data bundle: spec.yaml, data/*.parquet, data.duckdb, manifest.json."""
+    """Generate the data bundle (spec.yaml, data/*.parquet, data.duckdb, incidents.json, manifest.json),
+    then run the checks (checks.json, report.md, figures/). Exits 3 when a check fails."""
     from tools.spec import resolve_spec
 
     with _errors():
@@ -200,8 +212,46 @@ def generate(
         from tools.generate import generate_bundle
 
         with RichProgress() as progress:
-            summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress)
+            summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress,
+                                      with_baseline=with_baseline)
         print_summary(summary)
+        _run_checks(output, allow_failed_checks)
+
+
+def _run_checks(output: Path, allow_failed: bool, table: bool = False) -> None:
+    from graph.console import print_check_summary, print_checks
+    from tools.checks import check_bundle
+    from tools.checks.model import open_bundle
+    from tools.checks.run import explain_failures
+
+    with err.status("running checks"):
+        checks = check_bundle(output)
+    if table:
+        print_checks(checks)
+    print_check_summary(checks, output)
+    if any(not c.passed for c in checks):
+        b = open_bundle(output)
+        incidents = b.incidents
+        b.close()
+        message = explain_failures(checks, output, incidents)
+        if allow_failed:
+            print_error(message, prefix="warning: ")
+            return
+        print_error(message)
+        raise typer.Exit(CHECKS_FAILED)
+
+
+@app.command()
+def check(
+    bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory made by `chronoeval generate`.")],
+) -> None:
+    """Re-run the data-quality and pattern checks of a bundle; rewrites checks.json, report.md and
+    figures/. Exits 3 when a check fails, 2 when OUT is not a bundle."""
+    with _errors():
+        from tools.checks.model import open_bundle
+
+        open_bundle(bundle).close()
+        _run_checks(bundle, allow_failed=False, table=True)
 
 
 def main() -> None:

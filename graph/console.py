@@ -122,3 +122,34 @@ def print_packs(rows: list[tuple[str, str, str, str, str]]) -> None:
     for *head, description in rows:
         table.add_row(*head, textwrap.shorten(description, width=72, placeholder=" …"))
     out.print(table)
+
+
+def print_checks(checks: list) -> None:
+    """Every check, failed first (status, kind, check, table, incident), then each failure's detail."""
+    table = Table(title="checks (failed first)", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+                  pad_edge=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("check", no_wrap=True)
+    table.add_column("table", overflow="fold")
+    table.add_column("incident", overflow="fold")
+    ordered = sorted(checks, key=lambda c: (c.passed, c.kind != "pattern"))
+    for c in ordered:
+        mark = Text("FAIL", style="bold red") if not c.passed else Text("ok", style="green")
+        table.add_row(mark, c.kind, c.name, c.table, c.incident or "")
+    out.print(table)
+    for c in ordered:
+        if not c.passed:
+            head = f"{c.incident} " if c.incident else ""
+            out.print(Text(f"FAIL {head}{c.name} ({c.table}): ", style="bold red") + Text(c.detail), soft_wrap=True)
+
+
+def print_check_summary(checks: list, where: object) -> None:
+    """``checks: 40 passed, 2 failed (quality 0, pattern 2) → OUT/checks.json``."""
+    bad = [c for c in checks if not c.passed]
+    style = "bold red" if bad else "bold green"
+    q = sum(1 for c in bad if c.kind == "quality")
+    text = Text("checks: ", style=style) + Text(
+        f"{len(checks) - len(bad)} passed, {len(bad)} failed (quality {q}, pattern {len(bad) - q}) → {where}/checks.json,"
+        f" report.md")
+    out.print(text, soft_wrap=True)

@@ -1,0 +1,97 @@
+"""Run every check of a bundle and write checks.json (atomically)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from tools.checks.model import Bundle, Check, open_bundle
+
+
+def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
+    """detectable + localized for every incident (or those in ``only``), cascade_order for every
+    cascade child."""
+    from tools.checks.cascade import cascade_order
+    from tools.checks.kinds import arrival_checks, behavior_checks, missing_checks
+    from tools.checks.patterns import make_ctx, value_checks
+
+    out: list[Check] = []
+    by_id = {r["id"]: r for r in b.incidents}
+    for rec in b.incidents:
+        if only is not None and rec["id"] not in only:
+            continue
+        ctx = make_ctx(b, rec)
+        kind = rec["kind"]
+        if not b.has(rec["table"]):
+            out.append(Check(name="detectable", table=rec["table"], kind="pattern", passed=False, sql="",
+                             detail=f"table {rec['table']} is not in data.duckdb", incident=rec["id"]))
+            continue
+        if kind == "data_outage":
+            pair = missing_checks(ctx)
+        elif kind == "behavior_shift":
+            pair = behavior_checks(ctx)
+        elif kind == "flash_crowd" and not rec["keys"]:
+            pair = arrival_checks(ctx)
+        elif not rec["keys"]:
+            pair = ()
+        else:
+            pair = value_checks(ctx)
+        out += list(pair)
+        if rec.get("root") and rec["root"] in by_id:
+            out.append(cascade_order(b, rec, by_id[rec["root"]]))
+    return out
+
+
+def run_checks(out_dir: str | Path, incidents: set[str] | None = None) -> list[Check]:
+    """All data-quality and pattern checks of the bundle in ``out_dir`` (quality first). With
+    ``incidents``, only the pattern checks of those incidents (e.g. after adding one)."""
+    from tools.checks.quality import quality_checks
+
+    b = open_bundle(out_dir)
+    try:
+        if incidents is not None:
+            return pattern_checks(b, set(incidents))
+        return quality_checks(b) + pattern_checks(b)
+    finally:
+        b.close()
+
+
+def write_checks(out_dir: str | Path, checks: list[Check]) -> Path:
+    """``OUT/checks.json``: a JSON list of the check records (written via a temp file + rename)."""
+    path = Path(out_dir) / "checks.json"
+    _atomic_write(path, json.dumps([c.model_dump() for c in checks], indent=2) + "\n")
+    return path
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def failed_patterns(checks: list[Check]) -> list[Check]:
+    return [c for c in checks if c.kind == "pattern" and not c.passed]
+
+
+def explain_failures(checks: list[Check], out: str | Path, incidents: list[dict] | None = None) -> str:
+    """One paragraph naming every incident (and table) whose checks failed and what fell short."""
+    by_id = {r["id"]: r for r in incidents or []}
+    failed = [c for c in checks if not c.passed]
+    parts = []
+    for inc in dict.fromkeys(c.incident for c in failed if c.incident):
+        rec = by_id.get(inc, {})
+        where = f" ({rec['kind']} on {rec['table']}, {rec['start']} .. {rec['end']})" if rec else ""
+        why = "; ".join(f"{c.name}: {c.detail}" for c in failed if c.incident == inc)
+        parts.append(f"incident '{inc}'{where} failed {why}")
+    parts += [f"quality check {c.name} on {c.table} failed: {c.detail}" for c in failed if not c.incident]
+    return (" | ".join(parts) + f". The bundle is in {out} (checks.json and report.md give every check); make "
+            "each effect larger than the detectability bound (6 baseline standard deviations of the key), "
+            "widen its window or pick other entities, or pass --allow-failed-checks to keep it as it is.")
