@@ -209,23 +209,31 @@ def generate(
     with _errors():
         spec = resolve_spec(spec_or_pack)
         from graph.console import RichProgress, print_summary
+        from tools.checks import check_bundle
         from tools.generate import generate_bundle
 
+        found: list = []
         with RichProgress() as progress:
             summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress,
-                                      with_baseline=with_baseline)
+                                      with_baseline=with_baseline,
+                                      finalize=lambda tmp: found.extend(check_bundle(tmp)))
         print_summary(summary)
-        _run_checks(output, allow_failed_checks)
+        _report_checks(found, output, allow_failed_checks)
 
 
 def _run_checks(output: Path, allow_failed: bool, table: bool = False) -> None:
-    from graph.console import print_check_summary, print_checks
     from tools.checks import check_bundle
-    from tools.checks.model import open_bundle
-    from tools.checks.run import explain_failures
 
     with err.status("running checks"):
         checks = check_bundle(output)
+    _report_checks(checks, output, allow_failed, table)
+
+
+def _report_checks(checks: list, output: Path, allow_failed: bool, table: bool = False) -> None:
+    from graph.console import print_check_summary, print_checks
+    from tools.checks.model import open_bundle
+    from tools.checks.run import explain_failures
+
     if table:
         print_checks(checks)
     print_check_summary(checks, output)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -179,11 +180,14 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
 
 def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, scale: float = 1.0,
                     force: bool = False, progress: ProgressSink | None = None,
-                    rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False) -> BundleSummary:
+                    rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False,
+                    finalize: Callable[[Path], None] | None = None) -> BundleSummary:
     """Write ``spec.yaml``, ``data/*.parquet``, ``data.duckdb``, ``incidents.json`` and ``manifest.json``.
 
     Everything is built in a temp directory and renamed into place, so a failure leaves nothing.
-    The same spec, seed and scale give byte-identical Parquet files.
+    The same spec, seed and scale give byte-identical Parquet files. ``finalize(tmp_dir)`` runs on
+    the complete bundle before the rename (the CLI runs the checks there), so its files are part
+    of the atomic bundle and of manifest.json.
     """
     if scale <= 0:
         raise ValueError(f"scale must be > 0 (got {scale})")
@@ -199,6 +203,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
         tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
         (tmp / "incidents.json").write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
         summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables)
+        if finalize is not None:
+            finalize(tmp)
         write_manifest(tmp, {"spec": spec.name, "seed": seed, "scale": scale,
                              "tables": {t.name: {k: v for k, v in asdict(t).items() if k != "name"} for t in tables}})
     summary.seconds = round(time.perf_counter() - began, 3)
