@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -151,15 +149,9 @@ def init(
                                   + ("" if output.is_dir() else " or pass --force to overwrite it"))
         text = source.read_text(encoding="utf-8")
         output.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, output)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        from tools.generate.atomic import atomic_write_text
+
+        atomic_write_text(output, text)
         print_ok(f"wrote {output} from pack '{pack}'; edit it, then run `chronoeval validate {output}`")
 
 

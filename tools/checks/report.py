@@ -3,7 +3,6 @@ their checks and figures), and finishing a bundle: checks.json + figures/ + repo
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -12,6 +11,8 @@ from pathlib import Path
 
 from tools.checks.model import Bundle, Check, open_bundle, qi, us_to_iso
 from tools.checks.tables import table_infos
+from tools.generate.atomic import atomic_write_text
+from tools.generate.writers import sha256_file
 
 BEGIN, END = "<!-- chronoeval:data-card:begin -->", "<!-- chronoeval:data-card:end -->"
 
@@ -89,16 +90,8 @@ def write_report(out: Path, card: str, title: str = "") -> Path:
     else:
         head = old or f"# chronoeval report: {title}\n\n"
         text = head.rstrip("\n") + "\n\n" + card
-    _write(path, text)
+    atomic_write_text(path, text)
     return path
-
-
-def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
 
 
 def _swap_dir(tmp: Path, final: Path) -> None:
@@ -109,14 +102,6 @@ def _swap_dir(tmp: Path, final: Path) -> None:
     os.replace(tmp, final)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _refresh_manifest(out: Path, names: list[str]) -> None:
@@ -132,7 +117,7 @@ def _refresh_manifest(out: Path, names: list[str]) -> None:
             if f.is_file():
                 files[str(f.relative_to(out))] = sha256_file(f)
     doc["files"] = dict(sorted(files.items()))
-    _write(path, json.dumps(doc, indent=2) + "\n")
+    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
 
 
 def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:

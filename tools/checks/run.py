@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from tools.checks.model import Bundle, Check, open_bundle
+from tools.generate.atomic import atomic_write_text
 
 
 def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
@@ -61,20 +60,8 @@ def run_checks(out_dir: str | Path, incidents: set[str] | None = None) -> list[C
 def write_checks(out_dir: str | Path, checks: list[Check]) -> Path:
     """``OUT/checks.json``: a JSON list of the check records (written via a temp file + rename)."""
     path = Path(out_dir) / "checks.json"
-    _atomic_write(path, json.dumps([c.model_dump() for c in checks], indent=2) + "\n")
+    atomic_write_text(path, json.dumps([c.model_dump() for c in checks], indent=2) + "\n")
     return path
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def failed_patterns(checks: list[Check]) -> list[Check]:

@@ -42,3 +42,16 @@ def atomic_output_dir(out: Path, force: bool = False) -> Iterator[Path]:
     os.replace(tmp, out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a text file via a temp file in the same directory and a rename (readers never see half)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
