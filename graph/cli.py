@@ -93,12 +93,7 @@ def _positive_scale(value: float) -> float:
 
 def spec_tables(spec) -> list[str]:
     """The tables a spec produces, in declaration order (the generator's naming rules)."""
-    names: list[str] = []
-    for e in spec.entities:
-        static = e.static_table if e.emission else e.table_name
-        names += [static] if static else []
-        names += [e.table_name] if e.emission else []
-    return names
+    return [t for e in spec.entities for t in e.table_names]
 
 
 @app.callback()

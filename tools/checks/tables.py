@@ -55,7 +55,7 @@ def table_infos(spec: Spec, present: set[str]) -> list[TableInfo]:
     infos: list[TableInfo] = []
     for prefix in ("", BASELINE):
         for e in spec.entities:
-            static = e.static_table if e.emission else e.table_name
+            static = e.static_table_name
             fks = [(a.name, a.dist.entity) for a in e.attributes if isinstance(a.dist, ForeignKey)]
             if static and prefix + static in present:
                 cols = [a.name for a in e.attributes if a.in_static]

@@ -69,7 +69,7 @@ def _matrix(sm: StateMachine, idx: dict[str, int], rows_list: list[dict]) -> np.
     return p / p.sum(axis=1, keepdims=True).clip(min=1e-300)
 
 
-def add_shift(b: Behaviour, pop: Population, sm: StateMachine, entities: np.ndarray, start: float, end: float,
+def add_shift(b: Behaviour, pop: Population, entities: np.ndarray, start: float, end: float,
               transitions: dict, dwell: dict) -> None:
     """Register a behaviour change: every group's rows/dwell replaced by the given ones in [start, end)."""
     idx = {s: i for i, s in enumerate(b.states)}

@@ -143,7 +143,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
         for inj, suffix in passes:
             for name in generation_order(spec):
                 pop, e = pops[name], spec.entity(name)
-                static_name = e.static_table if e.emission else e.table_name
+                static_name = e.static_table_name
                 if static_name:
                     table = static_table(pop, None if inj else pop.base_entities)
                     pipe.put(static_name + suffix, table)
@@ -152,7 +152,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
                     continue
                 behaviour = build_behaviour(pop) if e.states else None
                 for inc in inj.for_type(name, {"behavior_shift"}) if inj and behaviour else []:
-                    add_shift(behaviour, pop, e.states, inc.entities, inc.start, inc.end, inc.model.transitions,
+                    add_shift(behaviour, pop, inc.entities, inc.start, inc.end, inc.model.transitions,
                               inc.model.dwell)
                 tmin = tmax = None
                 columns: list[str] = []

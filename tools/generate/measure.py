@@ -16,6 +16,12 @@ AR_BURN_IN = 200
 _MONDAY = datetime(1970, 1, 5, tzinfo=UTC).timestamp()  # seasonal phases are measured from a Monday
 
 
+def seasonal_wave(t: np.ndarray, period: float, peak: float, start_epoch: float) -> np.ndarray:
+    """cos of the cycle at ``t`` seconds from the spec start, peaking ``peak`` after each period's
+    start (UTC midnight for daily periods, Monday 00:00 UTC for weekly ones)."""
+    return np.cos((2 * np.pi / period) * ((start_epoch - _MONDAY - peak) + t))
+
+
 def measurement_order(ms: list[Measurement]) -> list[Measurement]:
     """Declaration order, except that a formula comes after the measurements it reads."""
     names = {m.name for m in ms}
@@ -94,7 +100,7 @@ class _Rows:
     def wave(self, period: float, peak: float) -> np.ndarray:
         key = ("wave", period, peak)
         if key not in self.cache:
-            self.cache[key] = np.cos((2 * np.pi / period) * ((self.start_epoch - _MONDAY - peak) + self.t))
+            self.cache[key] = seasonal_wave(self.t, period, peak, self.start_epoch)
         return self.cache[key]
 
 

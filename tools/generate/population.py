@@ -59,8 +59,7 @@ class Population:
             extra = col.take(source)
             self.attrs[name] = (Column(codes=np.concatenate([col.codes, extra.codes]), labels=col.labels)
                                 if col.is_label else Column(values=np.concatenate([col.values, extra.values])))
-        ex_of_entity = np.full(first, -1, np.int32)
-        ex_of_entity[self.unit_entity[::-1]] = self.unit_exemplar[::-1]
+        ex_of_entity = entity_exemplars(self.unit_entity, self.unit_exemplar, first)
         self.unit_entity = np.concatenate([self.unit_entity, new])
         self.unit_t0 = np.concatenate([self.unit_t0, t0.astype(np.int64)])
         self.unit_t1 = np.concatenate([self.unit_t1, t1.astype(np.int64)])
@@ -68,6 +67,13 @@ class Population:
         if self.unit_epoch is not None:
             self.unit_epoch = np.concatenate([self.unit_epoch, np.full(source.size, -1, np.int32)])
         return new
+
+
+def entity_exemplars(unit_entity: np.ndarray, unit_exemplar: np.ndarray, n_entities: int) -> np.ndarray:
+    """Each entity's exemplar: that of its first unit (-1 for the plain type)."""
+    out = np.full(n_entities, -1, np.int32)
+    out[unit_entity[::-1]] = unit_exemplar[::-1]
+    return out
 
 
 def scaled(n: int, scale: float) -> int:
@@ -201,8 +207,7 @@ def build_population(spec: Spec, e: EntityType, seed: int, scale: float,
             m = u_ex == k
             t1[m] = np.minimum(t1[m], u_t0[m] + int(parse_duration(x.duration)))
     t1 = np.minimum(t1, horizon)
-    ex_of_entity = np.full(n_entities, -1, np.int32)
-    ex_of_entity[u_ent[::-1]] = u_ex[::-1]  # an entity's first unit decides its exemplar attributes
+    ex_of_entity = entity_exemplars(u_ent, u_ex, n_entities)  # decides exemplar attribute overrides
     ids = np.array([e.id.format.format(i=i) for i in range(n_entities)], dtype=object)
     attrs = _draw_attributes(e, n_entities, ex_of_entity, exemplars, parents, rng)
     return Population(e, ids, attrs, exemplars, u_ent, u_t0, t1.astype(np.int64), u_ex,

@@ -8,16 +8,14 @@ formula keys computed from an injected key follow it (failures = attempts - succ
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import numpy as np
 
+from tools.generate.measure import seasonal_wave
 from tools.patterns.library import VALUE_PATTERNS
+from tools.patterns.magnitude import parse_magnitude
 from tools.patterns.resolve import ResolvedIncident
 from tools.spec.durations import parse_duration
 from tools.spec.measurement import Measurement
-
-_MONDAY = datetime(1970, 1, 5, tzinfo=UTC).timestamp()
 
 
 def _entity_stats(x: np.ndarray, ent: np.ndarray, outside: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -35,7 +33,7 @@ def _seasonal(m: Measurement, t: np.ndarray, start_epoch: float) -> tuple[np.nda
     add, mul = np.zeros(t.shape), np.ones(t.shape)
     for s in m.seasonality:
         period, peak = parse_duration(s.period), parse_duration(s.peak)
-        wave = np.cos(2 * np.pi * (start_epoch - _MONDAY + t - peak) / period)
+        wave = seasonal_wave(t, period, peak, start_epoch)
         if s.mode == "multiplicative":
             mul = mul * (1 + s.amplitude * wave)
         else:
@@ -55,8 +53,6 @@ class Injector:
         self.dropped: dict[str, int] = {}
         self.last_hits: list[tuple[str, np.ndarray]] = []
         self.touched: dict[str, set[int]] = {}
-        self._cache_key: tuple | None = None
-        self._cache: dict[str, np.ndarray] = {}
         for inc in incidents:
             mask = np.zeros(n_entities[inc.entity_type], bool)
             mask[inc.entities] = True
@@ -66,15 +62,8 @@ class Injector:
         return [i for i in self.incidents if i.entity_type == entity_type and (kinds is None or i.kind in kinds)]
 
     def affected(self, inc: ResolvedIncident, entity: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """Rows of ``inc``'s entities inside its window (cached per row block: every key of a block
-        asks the same question)."""
-        key = (id(entity), id(t), inc.id)
-        if self._cache_key != key[:2]:
-            self._cache_key, self._cache = key[:2], {}
-        if inc.id not in self._cache:
-            ents = self._lookup[inc.id]
-            self._cache[inc.id] = ents[entity] & (t >= inc.start) & (t < inc.end)
-        return self._cache[inc.id]
+        """Rows of ``inc``'s entities inside its window."""
+        return self._lookup[inc.id][entity] & (t >= inc.start) & (t < inc.end)
 
     def apply_values(self, entity_type: str, m: Measurement, x: np.ndarray, entity: np.ndarray, t: np.ndarray,
                      rng: np.random.Generator) -> np.ndarray:
@@ -94,8 +83,6 @@ class Injector:
             mean, std = _entity_stats(x, entity, mine & ~hit, self.n_entities[entity_type])
             e = entity[hit]
             if inc.kind == "flash_crowd":
-                from tools.patterns.magnitude import parse_magnitude
-
                 amount = np.full(e.shape, parse_magnitude(inc.model.surge).value)
             elif inc.effects:
                 mag = inc.effects[m.name]

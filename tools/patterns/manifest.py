@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, timedelta
+from typing import TYPE_CHECKING
 
-from tools.patterns.inject import Injector
-from tools.patterns.resolve import ResolvedIncident
-from tools.spec.model import Spec
+if TYPE_CHECKING:  # annotations only: the generator imports this module, and inject imports the generator
+    from tools.patterns.inject import Injector
+    from tools.patterns.resolve import ResolvedIncident
+    from tools.spec.model import Spec
 
 _DIRECTION = {"spike": "up", "dip": "down", "variance_burst": "variance", "flatline": "flat", "null_burst": "null",
               "data_outage": "missing", "correlation_break": "decoupled", "seasonality_break": "seasonality",

@@ -170,3 +170,13 @@ class EntityType(SpecModel):
     def table_name(self) -> str:
         """The main table: the event/metric table when the type emits rows, else its static table."""
         return self.table or self.name
+
+    @property
+    def static_table_name(self) -> str | None:
+        """The one-row-per-entity table, if any: ``static_table`` beside an emission, else the main table."""
+        return self.static_table if self.emission else self.table_name
+
+    @property
+    def table_names(self) -> list[str]:
+        """Every table this entity type produces: static first, then the event/metric table."""
+        return [t for t in (self.static_table_name, self.table_name if self.emission else None) if t]

@@ -302,7 +302,7 @@ def semantic_errors(spec: Spec) -> Problems:
     for i, e in enumerate(spec.entities):
         if names.count(e.name) > 1:
             out.append((f"entities[{i}].name", f"entity type '{e.name}' is declared twice"))
-        tables += [e.table_name] + ([e.static_table] if e.static_table else [])
+        tables += e.table_names
     for t in sorted({t for t in tables if tables.count(t) > 1}):
         out.append(("entities", f"table name '{t}' is used twice; give each table its own name"))
     for i, e in enumerate(spec.entities):
