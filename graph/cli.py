@@ -249,6 +249,43 @@ def check(
         _run_checks(bundle, allow_failed=False, table=True)
 
 
+QUESTIONS_DISAGREE = 4
+
+
+@app.command()
+def queries(
+    bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory made by `chronoeval generate`.")],
+    n: Annotated[int | None, typer.Option("--n", min=1, help="Number of canonical questions "
+                                          "(default: the spec's query plan, at least 12 per family).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed for choosing candidates.")] = 0,
+) -> None:
+    """Synthesize the question suite of a bundle: qa.jsonl (answers computed by pandas and SQL, which
+    must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""
+    with _errors():
+        from tools.checks.model import open_bundle
+
+        open_bundle(bundle).close()
+        from graph.console import RichProgress, print_suite_summary
+        from tools.queries.suite import build_suite
+
+        with RichProgress() as progress:
+            task = None
+
+            def tick(done: int, total: int) -> None:
+                nonlocal task
+                if task is None:
+                    task = progress.start("synthesizing questions", total)
+                progress.advance(task, 1)
+
+            suite = build_suite(bundle, n=n, seed=seed, progress=tick)
+        print_suite_summary(suite, bundle)
+        if suite.disagreements:
+            print_error(f"{len(suite.disagreements)} candidate(s) got different answers from the pandas and SQL "
+                        f"executors: a chronoeval bug. They were dropped and are listed in {bundle / 'report.md'} "
+                        "(Executor disagreements); please report them.")
+            raise typer.Exit(QUESTIONS_DISAGREE)
+
+
 def main() -> None:
     """Console-script entry point (``chronoeval``)."""
     app(prog_name="chronoeval")

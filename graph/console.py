@@ -153,3 +153,25 @@ def print_check_summary(checks: list, where: object) -> None:
         f"{len(checks) - len(bad)} passed, {len(bad)} failed (quality {q}, pattern {len(bad) - q}) → {where}/checks.json,"
         f" report.md")
     out.print(text, soft_wrap=True)
+
+
+def print_suite_summary(suite, bundle) -> None:
+    """Questions per family and template, then where qa.jsonl and the report are."""
+    from collections import Counter
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("family", "questions", "templates", "contrast", "with naive answer"):
+        table.add_column(col, justify="left" if col == "family" else "right")
+    for fam in ("stateless", "stateful", "incident"):
+        recs = [r for r in suite.records if r["family"] == fam]
+        if recs:
+            table.add_row(fam, str(len(recs)), str(len({r["template"] for r in recs})),
+                          str(sum(r["contrast"] for r in recs)), str(sum(r["naive_answer"] is not None for r in recs)))
+    out.print(table)
+    for fam, short in suite.shortfall.items():
+        print_error(f"{fam}: {short} question(s) short of the quota of {suite.quotas[fam]} (too few candidates "
+                    "passed the filters; report.md lists why)", prefix="warning: ")
+    dropped = Counter(o.reason.split(":")[0] for o in suite.dropped)
+    why = ", ".join(f"{n} {r}" for r, n in dropped.most_common())
+    print_ok(f"{len(suite.records)} questions → {bundle}/qa.jsonl; {len(suite.dropped)} candidates dropped"
+             f"{' (' + why + ')' if why else ''}; see report.md")

@@ -55,3 +55,16 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def upsert_section(path: Path, section: str, begin: str, end: str, title: str = "") -> Path:
+    """Insert (or replace) the marked ``section`` (which starts with ``begin`` and ends with ``end``)
+    in a markdown file, atomically; a missing file starts with ``# chronoeval report: title``."""
+    old = path.read_text() if path.is_file() else ""
+    if begin in old and end in old:
+        text = old[: old.index(begin)] + section + old[old.index(end) + len(end):].lstrip("\n")
+    else:
+        head = old or f"# chronoeval report: {title}\n\n"
+        text = head.rstrip("\n") + "\n\n" + section
+    atomic_write_text(path, text)
+    return path

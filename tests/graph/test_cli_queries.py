@@ -1,0 +1,46 @@
+"""`chronoeval queries OUT`: writes qa.jsonl and the report section; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from graph.cli import app
+from tools.generate import generate_bundle
+from tools.spec import load_pack
+
+
+def run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def small_iot(tmp_path_factory):
+    d = tmp_path_factory.mktemp("q") / "iot"
+    generate_bundle(load_pack("iot"), d, scale=0.3, force=True)
+    return d
+
+
+def test_queries_writes_suite_report_and_manifest(small_iot):
+    r = run("queries", small_iot, "--n", "9", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    lines = (small_iot / "qa.jsonl").read_text().splitlines()
+    assert len(lines) == 9
+    first = json.loads(lines[0])
+    assert first["id"] == "q0001" and first["gold_sql"].startswith("WITH")
+    assert "## Questions" in (small_iot / "report.md").read_text()
+    assert "qa.jsonl" in json.loads((small_iot / "manifest.json").read_text())["files"]
+    assert "questions" in r.output
+
+
+def test_queries_on_a_directory_that_is_not_a_bundle_is_a_user_error(tmp_path):
+    r = run("queries", tmp_path)
+    assert r.exit_code == 2
+    assert "not a chronoeval bundle" in r.output and "Traceback" not in r.output
+
+
+def test_queries_rejects_a_bad_count(small_iot):
+    r = run("queries", small_iot, "--n", "0")
+    assert r.exit_code == 2

@@ -1,0 +1,1 @@
+"""Data-aligned question suites: QuerySpec, templates, two executors, synthesis, rendering."""

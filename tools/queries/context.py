@@ -1,0 +1,92 @@
+"""What candidate enumerators see: the catalog, the data (SQL for exploration), incidents, a seed.
+
+Exploration (percentiles, frequent values, entity lists) goes through DuckDB so it stays fast on
+large tables; the answers themselves come from the two executors.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from tools.queries.catalog import Catalog, TableView, build_catalog
+from tools.queries.reference.frames import Frames
+from tools.queries.spec import Window
+from tools.queries.sql.common import ident
+from tools.spec.model import Spec
+
+
+def iso(d: datetime) -> str:
+    """UTC ISO-8601 with a ``Z``."""
+    return d.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class SynthContext:
+    """Everything candidate enumerators need; ``rng`` is the only randomness."""
+
+    bundle: Path
+    spec: Spec
+    catalog: Catalog
+    frames: Frames
+    con: duckdb.DuckDBPyConnection
+    rng: np.random.Generator
+    incidents: list[dict[str, Any]] = field(default_factory=list)
+    _memo: dict = field(default_factory=dict)
+
+    def scalar(self, sql: str) -> Any:
+        """First column of the first row of a query."""
+        if sql not in self._memo:
+            row = self.con.execute(sql).fetchone()
+            self._memo[sql] = None if row is None else row[0]
+        return self._memo[sql]
+
+    def quantile(self, table: str, column: str, p: float, where: str = "TRUE") -> float | None:
+        """The ``p`` quantile of a column (nulls ignored)."""
+        return self.scalar(f"SELECT quantile_cont({ident(column)}, {p}) FROM {ident(table)} WHERE {where}")
+
+    def frequent(self, table: str, column: str, limit: int = 20) -> list[tuple[Any, int]]:
+        """Most frequent non-null values with counts, ties by value."""
+        key = ("frequent", table, column, limit)
+        if key not in self._memo:
+            self._memo[key] = self.con.execute(
+                f"SELECT {ident(column)}, count(*) n FROM {ident(table)} WHERE {ident(column)} IS NOT NULL "
+                f"GROUP BY 1 ORDER BY n DESC, 1 LIMIT {limit}").fetchall()
+        return self._memo[key]
+
+    def windows(self, t: TableView, hours: float, count: int = 3) -> list[Window]:
+        """``count`` hour-aligned windows of ``hours`` inside the data range, placed by seed."""
+        span = (t.end - t.start).total_seconds() / 3600
+        slots = int((span - hours) // 1) + 1
+        if slots <= 0:
+            return []
+        picks = sorted(set(int(x) for x in self.rng.choice(slots, size=min(count, slots), replace=False)))
+        return [Window(start=iso(t.start + timedelta(hours=h)), end=iso(t.start + timedelta(hours=h + hours)))
+                for h in picks]
+
+    def pick(self, items: list, k: int = 1) -> list:
+        """``k`` distinct items chosen by seed, in their original order."""
+        if not items:
+            return []
+        idx = sorted(self.rng.choice(len(items), size=min(k, len(items)), replace=False))
+        return [items[i] for i in idx]
+
+
+def open_context(bundle: Path | str, seed: int = 0) -> SynthContext:
+    """A context over a generated bundle (spec.yaml, data/, data.duckdb, incidents.json)."""
+    from tools.spec.io import load_spec
+
+    bundle = Path(bundle)
+    spec = load_spec(bundle / "spec.yaml")
+    con = duckdb.connect(str(bundle / "data.duckdb"), read_only=True)
+    con.execute("SET TimeZone = 'UTC'")
+    inc_path = bundle / "incidents.json"
+    incidents = json.loads(inc_path.read_text())["incidents"] if inc_path.exists() else []
+    return SynthContext(bundle, spec, build_catalog(spec), Frames(bundle), con,
+                        np.random.default_rng(np.random.SeedSequence([seed, 0x51])), incidents)

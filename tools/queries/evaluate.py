@@ -1,0 +1,172 @@
+"""Run one candidate through both executors and the synthesizer's filters.
+
+Order: pandas reference and SQL must agree (a disagreement is a bug, reported, never kept); then
+non-degenerate, discriminative (naive answer differs), window-robust (edges moved by one cadence
+step) and rendered. Each rejection says why, for report.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from tools.queries.answers import agree, canonical, is_degenerate
+from tools.queries.context import SynthContext, iso
+from tools.queries.registry import Candidate, Template
+from tools.queries.spec import QuerySpec, Window
+
+WINDOW_REL_BOUND = 0.10  # drop questions whose answer moves more than this with a one-step edge shift
+EVENT_STEP_S = 60.0      # "one cadence step" for event logs
+
+
+@dataclass
+class Outcome:
+    """The result of evaluating one candidate: kept (``record`` set) or dropped (``reason``)."""
+
+    template: Template
+    candidate: Candidate
+    answer: Any = None
+    sql_answer: Any = None
+    naive: Any = None
+    gold_sql: str = ""
+    question: str = ""
+    tolerance: dict = field(default_factory=lambda: {"rel": 0.0, "abs": 0.0})
+    reason: str | None = None
+    disagreement: bool = False
+
+    @property
+    def kept(self) -> bool:
+        return self.reason is None
+
+
+def run_sql(ctx: SynthContext, sql: str, answer_type: str) -> Any:
+    """Execute gold SQL and read its canonical answer (first column of the single row)."""
+    row = ctx.con.execute(sql).fetchone()
+    return canonical(None if row is None else row[0], answer_type)
+
+
+def run_reference(ctx: SynthContext, t: Template, q: QuerySpec) -> Any:
+    """The pandas reference answer of one query, canonical."""
+    return canonical(t.reference(ctx.frames, q), t.type_of(q))
+
+
+def screen(t: Template, q: QuerySpec, ctx: SynthContext) -> Any:
+    """One answer from the template's screening executor (see ``Template.screener``)."""
+    if t.screener == "reference":
+        return run_reference(ctx, t, q)
+    return run_sql(ctx, t.sql(q), t.type_of(q))
+
+
+def _shifted(w: Window, step: float, sign: int) -> Window:
+    d = timedelta(seconds=step)
+    return Window(start=iso(w.start_dt + sign * d), end=iso(w.end_dt + sign * d))
+
+
+def _is_ranking(x: Any) -> bool:
+    return isinstance(x, list) and all(isinstance(i, list) and len(i) == 2 for i in x)
+
+
+def _distance(a: Any, b: Any) -> tuple[float, float]:
+    """(absolute, relative) distance between two answers; inf when they differ in kind."""
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return (0.0, 0.0) if a == b else (math.inf, math.inf)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        d = abs(a - b)
+        return d, d / max(abs(a), 1e-12)
+    if _is_ranking(a) and _is_ranking(b) and [x[0] for x in a] == [x[0] for x in b]:
+        parts = [_distance(x[1], y[1]) for x, y in zip(a, b, strict=True)]
+        return max((p[0] for p in parts), default=0.0), max((p[1] for p in parts), default=0.0)
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        parts = [_distance(a[k], b[k]) for k in a]
+        return max((p[0] for p in parts), default=0.0), max((p[1] for p in parts), default=0.0)
+    return (0.0, 0.0) if agree(a, b) else (math.inf, math.inf)
+
+
+def window_sensitivity(t: Template, c: Candidate, ctx: SynthContext, answer: Any) -> tuple[float, float]:
+    """Largest (abs, rel) change of the answer when the window moves one step earlier or later
+    (computed with the SQL executor: it is the cheap one on large tables)."""
+    q = c.spec
+    if q.window is None or not t.window_sensitive:
+        return 0.0, 0.0
+    view = ctx.catalog[q.table]
+    step = view.cadence_s or EVENT_STEP_S
+    worst = (0.0, 0.0)
+    for sign in (1, -1):
+        moved = q.model_copy(update={"window": _shifted(q.window, step, sign)})
+        d = _distance(answer, screen(t, moved, ctx))
+        worst = (max(worst[0], d[0]), max(worst[1], d[1]))
+    return worst
+
+
+def idle_clause(t: Template, c: Candidate, ctx: SynthContext, answer: Any) -> str | None:
+    """QUESTION-STYLE rule 9: the name of a filter clause (entity filter, while-predicate) whose
+    removal leaves the answer unchanged, or None."""
+    q = c.spec
+    for field_, label in (("entity_filter", "entity filter"), ("while_", "'while' condition")):
+        if getattr(q, field_) is not None:
+            try:
+                without = screen(t, q.model_copy(update={field_: None}), ctx)
+            except ValueError:
+                continue
+            if agree(without, answer):
+                return label
+    return None
+
+
+def evaluate(t: Template, c: Candidate, ctx: SynthContext) -> Outcome:
+    """The filters, cheapest first, then the second executor on what survives.
+
+    Screening executor answer → non-degenerate → every clause filters something → window-robust →
+    the other executor must agree (a disagreement is a bug) → naive reading must differ →
+    rendered. Every kept question has been computed by both executors.
+    """
+    out = Outcome(t, c)
+    q = c.spec
+    atype = t.type_of(q)
+    try:
+        out.gold_sql = t.sql(q)
+    except ValueError as exc:  # the template cannot express this candidate
+        out.reason = f"not expressible: {exc}"
+        return out
+    first = screen(t, q, ctx)
+    if is_degenerate(first) and not (c.contrast or c.negative):
+        out.reason = f"degenerate answer {first!r}"
+        return out
+    idle = idle_clause(t, c, ctx, first)
+    if idle:
+        out.reason = f"clause filters nothing: the answer is the same without the {idle}"
+        return out
+    sens_abs, sens_rel = window_sensitivity(t, c, ctx, first)
+    if sens_rel > WINDOW_REL_BOUND:
+        out.reason = f"window-unstable: moving the window by one step changes the answer by {sens_rel:.0%}"
+        return out
+    if t.screener == "reference":
+        out.answer, out.sql_answer = first, run_sql(ctx, out.gold_sql, atype)
+    else:
+        out.answer, out.sql_answer = run_reference(ctx, t, q), first
+    if not agree(out.answer, out.sql_answer):
+        out.reason = f"executors disagree: pandas {out.answer!r} vs SQL {out.sql_answer!r}"
+        out.disagreement = True
+        return out
+    if t.naive is not None:
+        out.naive = canonical(t.naive(ctx.frames, q), atype)
+        if agree(out.naive, out.answer):
+            out.reason = "not discriminative: the naive reading gives the same answer"
+            return out
+    out.tolerance = tolerance(atype, c.decimals, sens_rel, out.answer)
+    out.question = t.render(c, ctx)
+    return out
+
+
+def tolerance(answer_type: str, decimals: int, sens_rel: float, answer: Any = None) -> dict[str, float]:
+    """Half a unit of the stated precision, plus a quarter of the window sensitivity (at most 1%).
+    A yes/no answer with figures (``{"value": true, "ratio": 3.2}``) gets the tolerance of its figures."""
+    if answer_type == "boolean" and isinstance(answer, dict):
+        answer_type = "number"
+    if answer_type in ("integer", "boolean", "label", "entity", "entity_list", "timestamp"):
+        return {"rel": 0.0, "abs": 0.0}
+    if answer_type == "duration":
+        return {"rel": round(min(sens_rel / 4, 0.01), 6), "abs": 1.0}
+    return {"rel": round(min(sens_rel / 4, 0.01), 6), "abs": 0.5 * 10.0 ** -decimals}

@@ -1,0 +1,69 @@
+"""The qa.jsonl record contract (DESIGN "Question records") as a pydantic model, and a validator."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from tools.queries.registry import FAMILIES
+from tools.queries.spec import AnswerType, QuerySpec
+
+
+class Tolerance(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rel: float
+    abs: float
+
+
+class QARecord(BaseModel):
+    """One question of the suite; ``params`` must parse as a QuerySpec."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str
+    canonical_question: str
+    variant_of: str | None
+    persona: str | None
+    family: Literal["stateless", "stateful", "incident"]
+    template: str
+    params: dict[str, Any]
+    answer: Any
+    answer_type: AnswerType
+    answer_text: str
+    tolerance: Tolerance
+    gold_sql: str
+    tables: list[str]
+    incident_id: str | None
+    contrast: bool
+    naive_answer: Any
+    difficulty: Literal["easy", "medium", "hard"]
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        if not re.fullmatch(r"q\d{4,}(\.p\d+)?", v):
+            raise ValueError(f"id {v!r} must look like q0001 or q0001.p3")
+        return v
+
+    @field_validator("params")
+    @classmethod
+    def _params(cls, v: dict) -> dict:
+        QuerySpec.model_validate(v)
+        return v
+
+
+def load_suite(path: Path | str) -> list[QARecord]:
+    """Read and validate qa.jsonl; a bad line raises ValueError naming the line."""
+    out = []
+    for i, line in enumerate(Path(path).read_text().splitlines(), 1):
+        try:
+            out.append(QARecord.model_validate(json.loads(line)))
+        except ValueError as exc:
+            raise ValueError(f"{path}, line {i}: {exc}") from None
+    assert all(r.family in FAMILIES for r in out)
+    return out

@@ -1,0 +1,133 @@
+"""Synthesize a balanced question suite for a bundle and write ``qa.jsonl``.
+
+Quotas per family come from the spec's query plan (at least 12 each; a pack without incidents
+gives the incident share to the other families). Within a family, templates take turns so the
+suite covers as many templates as the data allows. Deterministic for a given bundle and seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tools.queries.context import SynthContext, open_context
+from tools.queries.evaluate import Outcome, evaluate
+from tools.queries.registry import FAMILIES, load_templates
+from tools.queries.render import answer_text
+
+MIN_PER_FAMILY = 12
+
+
+@dataclass
+class Suite:
+    """Kept questions (as qa.jsonl records), dropped candidates and executor disagreements."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    dropped: list[Outcome] = field(default_factory=list)
+    disagreements: list[Outcome] = field(default_factory=list)
+    quotas: dict[str, int] = field(default_factory=dict)
+    shortfall: dict[str, int] = field(default_factory=dict)
+
+
+def quotas(ctx: SynthContext, n: int | None) -> dict[str, int]:
+    """Questions per family from the query plan's mix, at least MIN_PER_FAMILY each."""
+    plan = ctx.spec.query_plan
+    total = n if n is not None else max(plan.n_questions, MIN_PER_FAMILY * len(FAMILIES))
+    fams = [f for f in FAMILIES if f != "incident" or ctx.incidents]
+    weights = {f: plan.mix.get(f, 0.0) for f in fams}
+    s = sum(weights.values()) or 1.0
+    out = {f: max(round(total * w / s), MIN_PER_FAMILY if n is None else 0) for f, w in weights.items()}
+    if n is not None:  # an explicit --n is honoured exactly
+        while sum(out.values()) > n:
+            out[max(out, key=out.get)] -= 1
+        while sum(out.values()) < n:
+            out[min(out, key=out.get)] += 1
+    return out
+
+
+def _record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
+    t, c = o.template, o.candidate
+    tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
+                                     c.spec.entity_filter.table else [])})
+    return {
+        "id": qid, "question": o.question, "canonical_question": o.question, "variant_of": None,
+        "persona": None, "family": t.family, "template": t.name, "params": c.spec.to_json(),
+        "answer": o.answer, "answer_type": t.type_of(c.spec),
+        "answer_text": answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals),
+        "tolerance": o.tolerance, "gold_sql": o.gold_sql, "tables": tables,
+        "incident_id": c.incident_id, "contrast": c.contrast, "naive_answer": o.naive,
+        "difficulty": c.hints.get("difficulty", t.difficulty),
+    }
+
+
+def synthesize(ctx: SynthContext, n: int | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Suite:
+    """Enumerate candidates per template, evaluate them in turns, keep each family's quota."""
+    templates = load_templates()
+    suite = Suite(quotas=quotas(ctx, n))
+    total = sum(suite.quotas.values())
+    kept: list[Outcome] = []
+    seen: set[str] = set()
+    for fam in FAMILIES:
+        quota = suite.quotas.get(fam, 0)
+        pools: dict[str, list] = {}
+        for name in sorted(templates):
+            t = templates[name]
+            if t.family == fam:
+                cands = list(t.candidates(ctx))
+                order = ctx.rng.permutation(len(cands)) if cands else []
+                pools[name] = [cands[i] for i in order]
+        got = 0
+        while got < quota and any(pools.values()):
+            for name, pool in pools.items():
+                if got >= quota or not pool:
+                    continue
+                c = pool.pop(0)
+                key = json.dumps(c.spec.to_json(), sort_keys=True) + str(c.contrast)
+                if key in seen:
+                    continue
+                seen.add(key)
+                o = evaluate(templates[name], c, ctx)
+                if o.disagreement:
+                    suite.disagreements.append(o)
+                if not o.kept:
+                    suite.dropped.append(o)
+                    continue
+                kept.append(o)
+                got += 1
+                if progress:
+                    progress(len(kept), total)
+        if got < quota:
+            suite.shortfall[fam] = quota - got
+    suite.records = [_record(o, f"q{i:04d}", ctx) for i, o in enumerate(kept, 1)]
+    return suite
+
+
+def write_suite(out: Path | str, suite: Suite) -> Path:
+    """Write ``qa.jsonl`` atomically (temp file, then rename)."""
+    from tools.generate.atomic import atomic_write_text
+
+    path = Path(out) / "qa.jsonl"
+    atomic_write_text(path, "".join(json.dumps(r, sort_keys=False) + "\n" for r in suite.records))
+    return path
+
+
+def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
+                progress: Callable[[int, int], None] | None = None) -> Suite:
+    """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes."""
+    from tools.checks.report import _refresh_manifest
+    from tools.queries.report import write_questions_report
+
+    bundle = Path(bundle)
+    ctx = open_context(bundle, seed)
+    try:
+        suite = synthesize(ctx, n, progress)
+    finally:
+        ctx.con.close()
+    write_suite(bundle, suite)
+    write_questions_report(bundle, suite, ctx.spec.name)
+    _refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures"])
+    return suite
