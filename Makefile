@@ -17,6 +17,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/chronoeval generate telecom -o out/telecom --seed 7 --force
+	$(VENV)/bin/chronoeval queries out/telecom
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -27,6 +28,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/bench_generate.py --rows 10000000
+	$(PY) bench/bench_queries.py --rows 10000000
 
 clean:
 	rm -rf $(VENV) out build *.egg-info

@@ -4,7 +4,13 @@ The yardstick draws the same number of raw normal values (rows x value columns) 
 writes them to Parquet with the same options: what this machine can do at best. Each side runs in
 its own process so peak RSS is measured per side.
 
-    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short] [--flat 30000000] [--incidents]
+    python bench/bench_generate.py --rows 10000000 [--pack iot] [--short] [--flat 30000000] [--incidents [--repeat 3]]
+
+With --incidents it also times generation with the pack's incidents injected and the checks run
+(tools.checks.run_checks) against generation without incidents and prints the overhead:
+``incidents: without <s>s, with injection + checks <s>s (checks <s>s): +<p>%`` (with --repeat N: one
+such line per pair of runs, then the medians), and the same overhead in CPU time (less sensitive to
+other load on the machine than wall time).
 
 The last line is: rows=<n> seconds=<s> rows_per_s=<r> peak_rss_mb=<m> ratio_vs_raw=<x>
 """
@@ -51,7 +57,7 @@ def child_generate(pack: str, scale: float, out: str, mode: str = "plain") -> No
     spec = resolve_spec(pack)
     if mode == "plain":
         spec = spec.model_copy(update={"incidents": []})
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     summary = generate_bundle(spec, out, scale=scale, force=True)
     checks = 0.0
     if mode == "checked":
@@ -62,7 +68,8 @@ def child_generate(pack: str, scale: float, out: str, mode: str = "plain") -> No
         checks = time.perf_counter() - t
     seconds = time.perf_counter() - began
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"rows": summary.total_rows, "seconds": seconds, "rss": rss, "checks": checks}))
+    print(json.dumps({"rows": summary.total_rows, "seconds": seconds, "rss": rss, "checks": checks,
+                      "cpu": time.process_time() - cpu}))
 
 
 def child_raw(rows: int, columns: int, out: str) -> None:
@@ -92,8 +99,9 @@ def run_child(*args: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def measure(pack: str, rows: int, mode: str = "plain") -> tuple[dict, dict, float, int]:
-    """Generate ``rows`` rows of ``pack`` and the yardstick, each in its own process."""
+def measure(pack: str, rows: int, mode: str = "plain", yardstick: bool = True) -> tuple[dict, dict | None, float, int]:
+    """Generate ``rows`` rows of ``pack`` and (unless ``yardstick`` is False) the yardstick, each in
+    its own process."""
     from tools.spec import resolve_spec
 
     base_rows, columns = rows_at_scale_one(resolve_spec(pack))
@@ -101,10 +109,34 @@ def measure(pack: str, rows: int, mode: str = "plain") -> tuple[dict, dict, floa
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
     try:
         gen = run_child("--child", "generate", pack, repr(scale), str(tmp / "bundle"), mode)
-        raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet"))
+        raw = run_child("--child", "raw", str(gen["rows"]), str(columns), str(tmp / "raw.parquet")) \
+            if yardstick else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return gen, raw, scale, columns
+
+
+def incident_overhead(pack: str, rows: int, repeat: int) -> None:
+    """Time generation with incidents injected and the checks run vs without incidents, ``repeat``
+    times alternately (each run in its own process); print every pair and the medians."""
+    from importlib.util import find_spec
+    from statistics import median
+
+    mode = "checked" if find_spec("tools.checks") else "incidents"
+    what = "injection" + " + checks" * (mode == "checked")
+    pairs = []
+    for i in range(repeat):
+        inc = measure(pack, rows, mode, yardstick=False)[0]
+        plain = measure(pack, rows, "plain", yardstick=False)[0]
+        pairs.append((plain["seconds"], inc["seconds"], inc["checks"], inc["seconds"] / plain["seconds"] - 1,
+                      inc["cpu"] / plain["cpu"] - 1))
+        if repeat > 1:
+            print(f"incidents run {i + 1}/{repeat}: without {pairs[-1][0]:.2f}s, with {what} {pairs[-1][1]:.2f}s "
+                  f"(checks {pairs[-1][2]:.2f}s): {100 * pairs[-1][3]:+.0f}% (CPU time {100 * pairs[-1][4]:+.0f}%)")
+    plain_s, inc_s, checks_s, extra, extra_cpu = (median(p[k] for p in pairs) for k in range(5))
+    print(f"incidents: without {plain_s:.2f}s, with {what} {inc_s:.2f}s (checks {checks_s:.2f}s): "
+          f"{100 * extra:+.0f}%" + (f" (medians of {repeat} paired runs)" if repeat > 1 else ""))
+    print(f"incidents: CPU time (all threads of the process) {100 * extra_cpu:+.0f}%")
 
 
 def main() -> None:
@@ -113,6 +145,8 @@ def main() -> None:
     ap.add_argument("--pack", default="iot", help="pack or spec path (periodic tables only)")
     ap.add_argument("--short", action="store_true", help="CI smoke mode: 300k rows")
     ap.add_argument("--incidents", action="store_true", help="also time injection (+ checks) vs none")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="with --incidents: N alternating runs with and without, medians reported (default 1)")
     ap.add_argument("--flat", type=int, metavar="ROWS", help="also run ROWS rows and report peak-RSS growth")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -125,14 +159,7 @@ def main() -> None:
         return
     rows = 300_000 if a.short else a.rows
     if a.incidents:
-        from importlib.util import find_spec
-
-        mode = "checked" if find_spec("tools.checks") else "incidents"
-        inc, _, _, _ = measure(a.pack, rows, mode)
-        plain, _, _, _ = measure(a.pack, rows, "plain")
-        extra = inc["seconds"] / plain["seconds"] - 1
-        print(f"incidents: without {plain['seconds']:.2f}s, with injection{' + checks' * (mode == 'checked')} "
-              f"{inc['seconds']:.2f}s (checks {inc['checks']:.2f}s): +{100 * extra:.0f}%")
+        incident_overhead(a.pack, rows, a.repeat)
     if a.flat:
         big, _, _, _ = measure(a.pack, a.flat)
     gen, raw, scale, columns = measure(a.pack, rows)

@@ -84,6 +84,7 @@ class Bundle:
     incidents: list[dict]
     tables: set[str] = field(default_factory=set)
     _columns: dict[str, list[str]] = field(default_factory=dict)
+    cache: dict[tuple, object] = field(default_factory=dict)  # shared by forks: scans done once
 
     def has(self, name: str) -> bool:
         return name in self.tables
@@ -93,6 +94,31 @@ class Bundle:
         if table not in self._columns:
             self._columns[table] = [r[0] for r in self.sql(f"SELECT column_name FROM (DESCRIBE {qi(table)})")]
         return self._columns[table]
+
+    def _ids(self, table: str, id_col: str) -> list[tuple]:
+        key = ("ids", table, id_col)
+        if key not in self.cache:
+            self.cache[key] = self.sql(f"SELECT {qi(id_col)}, hash({qi(id_col)}) FROM {qi(table)} GROUP BY ALL")
+        return self.cache[key]
+
+    def entities(self, table: str, id_col: str) -> list[str]:
+        """The distinct ids of a table, sorted (cached: it is a full scan, shared by the checks)."""
+        key = ("entities", table, id_col)
+        if key not in self.cache:
+            self.cache[key] = sorted(str(x) for x, _ in self._ids(table, id_col))
+        return self.cache[key]
+
+    def id_stats(self, table: str, id_col: str) -> tuple[int, int, bool]:
+        """(distinct ids, distinct DuckDB ``hash(id)`` values, any null id) of a table (cached)."""
+        rows = self._ids(table, id_col)
+        return len(rows), len({h for _, h in rows}), any(x is None for x, _ in rows)
+
+    def fork(self) -> Bundle:
+        """The same bundle on a new DuckDB cursor (same database, own connection state), for running
+        queries from another thread; close it when done."""
+        con = self.con.cursor()
+        _configure(con)
+        return Bundle(self.out, self.spec, con, self.incidents, self.tables, self._columns, self.cache)
 
     def sql(self, query: str) -> list[tuple]:
         return self.con.execute(query).fetchall()
@@ -105,6 +131,11 @@ class Bundle:
 
     def close(self) -> None:
         self.con.close()
+
+
+def _configure(con) -> None:
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("SET enable_progress_bar = false")
 
 
 def open_bundle(out: str | Path) -> Bundle:
@@ -136,8 +167,7 @@ def open_bundle(out: str | Path) -> Bundle:
         con = duckdb.connect(str(out / "data.duckdb"), read_only=True)
     except duckdb.Error as exc:
         raise BundleError(f"{out / 'data.duckdb'} cannot be opened ({exc}); regenerate the bundle") from None
-    con.execute("SET TimeZone = 'UTC'")
-    con.execute("SET enable_progress_bar = false")
+    _configure(con)
     rows = con.execute("SELECT table_schema, table_name FROM information_schema.tables").fetchall()
     tables = {t if s == "main" else f"{s}.{t}" for s, t in rows}
     return Bundle(out, spec, con, incidents, tables)

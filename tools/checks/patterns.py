@@ -85,8 +85,7 @@ def peers(ctx: Ctx) -> list[str]:
     rec = ctx.rec
     busy = {ent for r in ctx.b.incidents if r.get("table") == rec["table"]
             and iso_to_us(r["start"]) < ctx.end and ctx.start < iso_to_us(r["end"]) for ent in r["entities"]}
-    rows = ctx.b.sql(f"SELECT DISTINCT {qi(rec['id_column'])} FROM {qi(rec['table'])}")
-    return spread(sorted(str(x) for (x,) in rows if str(x) not in busy), MAX_PEERS)
+    return spread([x for x in ctx.b.entities(rec["table"], rec["id_column"]) if x not in busy], MAX_PEERS)
 
 
 def checked_keys(rec: dict, present: set[str]) -> tuple[list[str], list[str]]:

@@ -124,13 +124,12 @@ def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
     """Run every check of the bundle at ``out`` and write checks.json, figures/, report.md (data card)
     and the new files' hashes in manifest.json. Returns the checks."""
     from tools.checks.figures import incident_figures
-    from tools.checks.quality import quality_checks
-    from tools.checks.run import pattern_checks, write_checks
+    from tools.checks.run import all_checks, write_checks
 
     out = Path(out)
     b = open_bundle(out)
     try:
-        checks = quality_checks(b) + pattern_checks(b)
+        checks = all_checks(b)
         write_checks(out, checks)
         figs: dict[str, str] = {}
         if figures and b.incidents:

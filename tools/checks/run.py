@@ -16,6 +16,7 @@ def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
     from tools.checks.kinds import arrival_checks, behavior_checks, missing_checks
     from tools.checks.patterns import make_ctx, value_checks
 
+    _prefetch(b, only)
     out: list[Check] = []
     by_id = {r["id"]: r for r in b.incidents}
     for rec in b.incidents:
@@ -43,16 +44,50 @@ def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
     return out
 
 
+def _prefetch(b: Bundle, only: set[str] | None) -> None:
+    """One scan per table for the series the incidents' checks read (each incident's sample of
+    affected entities and its unaffected peers, every measurement column), instead of one per check."""
+    from tools.checks.model import MAX_AFFECTED
+    from tools.checks.patterns import make_ctx, peers
+    from tools.checks.series import prefetch, spread
+
+    wanted: dict[tuple[str, str, str, str], set[str]] = {}
+    for rec in b.incidents:
+        if (only is None or rec["id"] in only) and b.has(rec["table"]) and rec.get("timestamp_column"):
+            ents = wanted.setdefault((rec["table"], rec["id_column"], rec["timestamp_column"], rec["entity_type"]), set())
+            ents |= set(spread(sorted(rec["entities"]), MAX_AFFECTED)) | set(peers(make_ctx(b, rec)))
+    for (table, id_col, ts_col, etype), ents in wanted.items():
+        cols = set(b.columns(table))
+        keys = [m.name for m in b.spec.entity(etype).measurements if m.name in cols]
+        prefetch(b, table, id_col, ts_col, sorted(ents), keys)
+
+
+def all_checks(b: Bundle) -> list[Check]:
+    """The quality checks, then the pattern checks. They are independent, so the quality pass (mostly
+    DuckDB scans, which release the GIL) runs on its own cursor in a second thread while the pattern
+    checks (mostly numpy) run in this one; the result does not depend on the timing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tools.checks.quality import quality_checks
+
+    side = b.fork()
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chronoeval-checks") as pool:
+            quality = pool.submit(quality_checks, side)
+            patterns = pattern_checks(b)
+            return quality.result() + patterns
+    finally:
+        side.close()
+
+
 def run_checks(out_dir: str | Path, incidents: set[str] | None = None) -> list[Check]:
     """All data-quality and pattern checks of the bundle in ``out_dir`` (quality first). With
     ``incidents``, only the pattern checks of those incidents (e.g. after adding one)."""
-    from tools.checks.quality import quality_checks
-
     b = open_bundle(out_dir)
     try:
         if incidents is not None:
             return pattern_checks(b, set(incidents))
-        return quality_checks(b) + pattern_checks(b)
+        return all_checks(b)
     finally:
         b.close()
 

@@ -27,12 +27,14 @@ class Series:
     x: dict[str, np.ndarray]      # key -> float values (nan = null)
 
 
-def fetch(b: Bundle, table: str, id_col: str, ts_col: str, entities: list[str], keys: list[str],
-          extra: str = "") -> tuple[dict[str, Series], str]:
-    """Rows of ``entities`` (all keys), ordered by entity and time; returns series and the SQL."""
+def fetch_sql(table: str, id_col: str, ts_col: str, entities: list[str], keys: list[str], extra: str = "") -> str:
+    """The rows of ``entities`` (id, epoch microseconds, ``keys``), ordered by entity and time."""
     cols = "".join(f", {qi(k)}" for k in keys)
-    sql = (f"SELECT {qi(id_col)} AS entity, epoch_us({qi(ts_col)}) AS t_us{cols} FROM {qi(table)} "
-           f"WHERE {qi(id_col)} IN {in_list(entities)}{extra} ORDER BY {qi(id_col)}, {qi(ts_col)}, rowid")
+    return (f"SELECT {qi(id_col)} AS entity, epoch_us({qi(ts_col)}) AS t_us{cols} FROM {qi(table)} "
+            f"WHERE {qi(id_col)} IN {in_list(entities)}{extra} ORDER BY {qi(id_col)}, {qi(ts_col)}, rowid")
+
+
+def _series(b: Bundle, sql: str, keys: list[str]) -> dict[str, Series]:
     d = b.numpy(sql)
     ent = np.asarray(d["entity"], dtype=object)
     t = np.asarray(np.ma.filled(d["t_us"], 0), dtype=np.int64)
@@ -42,7 +44,28 @@ def fetch(b: Bundle, table: str, id_col: str, ts_col: str, entities: list[str], 
         cut = np.flatnonzero(ent[1:] != ent[:-1]) + 1
         for lo, hi in zip(np.r_[0, cut], np.r_[cut, ent.size], strict=True):
             out[str(ent[lo])] = Series(str(ent[lo]), t[lo:hi], {k: v[lo:hi] for k, v in vals.items()})
-    return out, sql
+    return out
+
+
+def prefetch(b: Bundle, table: str, id_col: str, ts_col: str, entities: list[str], keys: list[str]) -> None:
+    """Read the series of ``entities`` (``keys``) in one scan and keep them on the bundle: later
+    ``fetch`` calls for a subset of them (and of the keys) are served from it instead of one scan each.
+    A series does not depend on which other entities a query selects, so the result is the same."""
+    ents, keys = sorted(set(entities)), sorted(set(keys))
+    b.cache[("series", table, id_col, ts_col)] = (set(ents), set(keys),
+                                                  _series(b, fetch_sql(table, id_col, ts_col, ents, keys), keys))
+
+
+def fetch(b: Bundle, table: str, id_col: str, ts_col: str, entities: list[str], keys: list[str],
+          extra: str = "") -> tuple[dict[str, Series], str]:
+    """Rows of ``entities`` (all keys), ordered by entity and time; returns series and the SQL (the
+    standalone query that reads them, also when they come from ``prefetch``)."""
+    sql = fetch_sql(table, id_col, ts_col, entities, keys, extra)
+    got = b.cache.get(("series", table, id_col, ts_col))
+    if got is None or extra or not (set(entities) <= got[0] and set(keys) <= got[1]):
+        return _series(b, sql, keys), sql
+    return {e: Series(e, s.t, {k: s.x[k] for k in keys}) for e in sorted(set(entities))
+            if (s := got[2].get(e)) is not None}, sql
 
 
 def in_windows(t: np.ndarray, windows: list[Window]) -> np.ndarray:
@@ -52,12 +75,23 @@ def in_windows(t: np.ndarray, windows: list[Window]) -> np.ndarray:
     return m
 
 
+def median(v: np.ndarray) -> float:
+    """``np.median`` of a non-empty 1-D array without NaN (the same value: the middle element, or the
+    mean of the two middle ones), minus np.median's generic overhead: the fits call it thousands of
+    times on short series."""
+    k = v.size // 2
+    if v.size % 2:
+        return float(np.partition(v, k)[k])
+    p = np.partition(v, (k - 1, k))
+    return float((p[k - 1] + p[k]) / 2)
+
+
 def robust_scale(r: np.ndarray) -> float:
     r = r[np.isfinite(r)]
     if r.size == 0:
         return 0.0
-    med = np.median(r)
-    mad = 1.4826 * np.median(np.abs(r - med))
+    med = median(r)
+    mad = 1.4826 * median(np.abs(r - med))
     if mad > 0:
         return float(mad)
     mean_ad = 1.2533 * np.mean(np.abs(r - med))
@@ -71,7 +105,7 @@ class Fit:
     sigma: float
     center: float        # median baseline residual
 
-    def z(self, rows: np.ndarray, stat=np.median) -> float:
+    def z(self, rows: np.ndarray, stat=median) -> float:
         """(stat of the rows' residuals - baseline median) / sigma (inf when sigma is 0)."""
         v = self.r[rows]
         v = v[np.isfinite(v)]
@@ -89,7 +123,7 @@ class Fit:
         v = v[np.isfinite(v)]
         if v.size == 0:
             return float("nan")
-        d = 1.4826 * float(np.median(np.abs(v - self.center)))
+        d = 1.4826 * median(np.abs(v - self.center))
         return d / self.sigma if self.sigma > 0 else (0.0 if d == 0 else float("inf"))
 
     def rms(self, rows: np.ndarray) -> float:
@@ -140,7 +174,7 @@ class Model:
         else:
             r = _residuals(X, x, base)
         r = np.where(np.isfinite(x), r, np.nan)
-        return Fit(r, base, max(robust_scale(r[base]), floor), float(np.median(r[base])))
+        return Fit(r, base, max(robust_scale(r[base]), floor), median(r[base]))
 
 
 def _residuals(X: np.ndarray, x: np.ndarray, base: np.ndarray) -> np.ndarray:
@@ -152,7 +186,7 @@ def _residuals(X: np.ndarray, x: np.ndarray, base: np.ndarray) -> np.ndarray:
         sigma = robust_scale(r[base])
         if sigma <= 0:
             break
-        keep = base & (np.abs(r - np.median(r[base])) <= 4 * sigma)
+        keep = base & (np.abs(r - median(r[base])) <= 4 * sigma)
         if keep.sum() < max(MIN_BASELINE_ROWS, X.shape[1] + 1) or (keep == use).all():
             break
         use = keep

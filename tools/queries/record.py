@@ -67,3 +67,24 @@ def load_suite(path: Path | str) -> list[QARecord]:
             raise ValueError(f"{path}, line {i}: {exc}") from None
     assert all(r.family in FAMILIES for r in out)
     return out
+
+
+def gold_sql_mismatches(db_path: Path | str, records: list[dict[str, Any]]) -> list[str]:
+    """Re-run every record's ``gold_sql`` in a fresh read-only DuckDB connection and list the records
+    whose result is not their ``answer`` (empty when the suite is consistent with the data)."""
+    import duckdb
+
+    from tools.queries.answers import agree, canonical
+
+    con = duckdb.connect(str(db_path), read_only=True)
+    con.execute("SET TimeZone = 'UTC'")
+    bad = []
+    try:
+        for r in records:
+            row = con.execute(r["gold_sql"]).fetchone()
+            got = canonical(None if row is None else row[0], r["answer_type"])
+            if not agree(got, r["answer"]):
+                bad.append(f"{r['id']} ({r['template']}): gold_sql gives {got!r}, answer is {r['answer']!r}")
+    finally:
+        con.close()
+    return bad
