@@ -44,3 +44,13 @@ def test_queries_on_a_directory_that_is_not_a_bundle_is_a_user_error(tmp_path):
 def test_queries_rejects_a_bad_count(small_iot):
     r = run("queries", small_iot, "--n", "0")
     assert r.exit_code == 2
+
+
+def test_rechecking_keeps_the_questions_figure_and_section(small_iot):
+    assert run("queries", small_iot, "--n", "6").exit_code == 0
+    assert (small_iot / "figures" / "questions.png").is_file()
+    r = run("check", small_iot)
+    assert r.exit_code in (0, 3), r.output
+    assert (small_iot / "figures" / "questions.png").is_file()
+    assert "## Questions" in (small_iot / "report.md").read_text()
+    assert "figures/questions.png" in json.loads((small_iot / "manifest.json").read_text())["files"]

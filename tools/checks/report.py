@@ -11,10 +11,11 @@ from pathlib import Path
 
 from tools.checks.model import Bundle, Check, open_bundle, qi, us_to_iso
 from tools.checks.tables import table_infos
-from tools.generate.atomic import atomic_write_text
+from tools.generate.atomic import atomic_write_text, upsert_section
 from tools.generate.writers import sha256_file
 
 BEGIN, END = "<!-- chronoeval:data-card:begin -->", "<!-- chronoeval:data-card:end -->"
+FIGURES_OF_OTHERS = ("questions.png",)  # written by `chronoeval queries`
 
 
 def _table_rows(b: Bundle) -> list[dict]:
@@ -83,15 +84,7 @@ def data_card(b: Bundle, checks: list[Check], figures: dict[str, str]) -> str:
 
 def write_report(out: Path, card: str, title: str = "") -> Path:
     """Insert (or replace) the data-card section of ``OUT/report.md``."""
-    path = out / "report.md"
-    old = path.read_text() if path.is_file() else ""
-    if BEGIN in old and END in old:
-        text = old[: old.index(BEGIN)] + card + old[old.index(END) + len(END):].lstrip("\n")
-    else:
-        head = old or f"# chronoeval report: {title}\n\n"
-        text = head.rstrip("\n") + "\n\n" + card
-    atomic_write_text(path, text)
-    return path
+    return upsert_section(out / "report.md", card, BEGIN, END, title)
 
 
 def _swap_dir(tmp: Path, final: Path) -> None:
@@ -137,6 +130,9 @@ def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
             try:
                 figs = incident_figures(b, tmp)
                 os.chmod(tmp, 0o755)
+                for name in FIGURES_OF_OTHERS:  # figures other stages wrote survive a re-check
+                    if (out / "figures" / name).is_file():
+                        shutil.copy2(out / "figures" / name, tmp / name)
                 _swap_dir(tmp, out / "figures")
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)

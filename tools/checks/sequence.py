@@ -128,12 +128,22 @@ def seq_checks(b: Bundle, t: TableInfo) -> list[SeqCheck]:
     return out
 
 
+def _floormod(a: str, c: int) -> str:
+    """SQL ``a mod c`` in [0, c) for negative ``a`` too (DuckDB's ``%`` keeps the sign of ``a``)."""
+    return f"((({a}) % {c} + {c}) % {c})"
+
+
+def _floordiv(a: str, c: int) -> str:
+    """SQL floor division (DuckDB's ``//`` on integers rounds toward zero)."""
+    return f"((({a}) - {_floormod(a, c)}) // {c})"
+
+
 def _cadence(b: Bundle, t: TableInfo, em) -> SeqCheck:
     c = int(round(parse_duration(em.cadence) * 1e6))
     tol = max(int(round(parse_duration(em.jitter) * 1e6)), 1)
     s0 = iso_to_us(b.spec.start_dt.isoformat())
     off, prev = f"(t_us - {s0})", f"(prev_us - {s0})"
-    ticks = f"({off} // {c} - {prev} // {c})"
+    ticks = f"({_floordiv(off, c)} - {_floordiv(prev, c)})"
     allow = ["TRUE"] if em.missing_rate > 0 else []
     for r in windows(b, t, {"data_outage"}):
         allow.append(f"(entity IN {in_list(r['entities'])} AND prev_us < {iso_to_us(r['end'])} "
@@ -143,8 +153,8 @@ def _cadence(b: Bundle, t: TableInfo, em) -> SeqCheck:
     gap_ok = f"({ticks} = 1 OR ({ticks} > 1 AND ({' OR '.join(allow)})))" if allow else f"{ticks} = 1"
     why = "missing_rate > 0 allows longer gaps" if em.missing_rate > 0 else \
         "longer gaps only across data_outage windows" + (" and epoch starts" if epochs else "")
-    return SeqCheck("cadence", f"{off} % {c} >= {tol} OR (prev_us IS NOT NULL AND NOT {gap_ok})",
-                    f"CASE WHEN {off} % {c} >= {tol} THEN 'off the {em.cadence} grid' ELSE "
+    return SeqCheck("cadence", f"{_floormod(off, c)} >= {tol} OR (prev_us IS NOT NULL AND NOT {gap_ok})",
+                    f"CASE WHEN {_floormod(off, c)} >= {tol} THEN 'off the {em.cadence} grid' ELSE "
                     f"CAST({ticks} AS VARCHAR) || ' cadence steps after the previous row' END",
                     f"every row on the {em.cadence} grid, one step apart per entity ({why})", "rows off the cadence")
 

@@ -7,6 +7,7 @@ large tables; the answers themselves come from the two executors.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,6 +40,39 @@ class SynthContext:
     rng: np.random.Generator
     incidents: list[dict[str, Any]] = field(default_factory=list)
     _memo: dict = field(default_factory=dict)
+    pandas_lock: threading.Lock = field(default_factory=threading.Lock)
+    _local: threading.local = field(default_factory=threading.local)
+    _cursors: list = field(default_factory=list)
+    _prefetch: threading.Thread | None = None
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's DuckDB cursor (UTC session), so evaluations can run SQL concurrently."""
+        cur = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self.con.cursor()
+            cur.execute("SET TimeZone = 'UTC'")
+            self._local.cursor = cur
+            self._cursors.append(cur)
+        return cur
+
+    def prefetch(self) -> None:
+        """Load every table's pandas frame in a background thread (under ``pandas_lock``) while
+        candidate enumeration works in DuckDB."""
+        def load() -> None:
+            with self.pandas_lock:
+                for t in self.catalog.tables.values():
+                    self.frames.ordered(t.name, t.entity, t.time)
+
+        self._prefetch = threading.Thread(target=load, name="chronoeval-prefetch", daemon=True)
+        self._prefetch.start()
+
+    def close(self) -> None:
+        """Wait for the prefetch and close every DuckDB handle."""
+        if self._prefetch is not None:
+            self._prefetch.join()
+        for cur in self._cursors:
+            cur.close()
+        self.con.close()
 
     def scalar(self, sql: str) -> Any:
         """First column of the first row of a query."""

@@ -43,13 +43,15 @@ class Outcome:
 
 def run_sql(ctx: SynthContext, sql: str, answer_type: str) -> Any:
     """Execute gold SQL and read its canonical answer (first column of the single row)."""
-    row = ctx.con.execute(sql).fetchone()
+    row = ctx.cursor().execute(sql).fetchone()
     return canonical(None if row is None else row[0], answer_type)
 
 
 def run_reference(ctx: SynthContext, t: Template, q: QuerySpec) -> Any:
-    """The pandas reference answer of one query, canonical."""
-    return canonical(t.reference(ctx.frames, q), t.type_of(q))
+    """The pandas reference answer of one query, canonical (one pandas computation at a time: the
+    reference executors share caches; SQL runs concurrently on other threads)."""
+    with ctx.pandas_lock:
+        return canonical(t.reference(ctx.frames, q), t.type_of(q))
 
 
 def screen(t: Template, q: QuerySpec, ctx: SynthContext) -> Any:
@@ -115,12 +117,13 @@ def idle_clause(t: Template, c: Candidate, ctx: SynthContext, answer: Any) -> st
     return None
 
 
-def evaluate(t: Template, c: Candidate, ctx: SynthContext) -> Outcome:
+def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) -> Outcome:
     """The filters, cheapest first, then the second executor on what survives.
 
     Screening executor answer → non-degenerate → every clause filters something → window-robust →
     the other executor must agree (a disagreement is a bug) → naive reading must differ →
-    rendered. Every kept question has been computed by both executors.
+    rendered (``render=False`` leaves that to the caller: rendering may query the context, which
+    only the main thread does). Every kept question has been computed by both executors.
     """
     out = Outcome(t, c)
     q = c.spec
@@ -151,12 +154,14 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext) -> Outcome:
         out.disagreement = True
         return out
     if t.naive is not None:
-        out.naive = canonical(t.naive(ctx.frames, q), atype)
+        with ctx.pandas_lock:
+            out.naive = canonical(t.naive(ctx.frames, q), atype)
         if agree(out.naive, out.answer):
             out.reason = "not discriminative: the naive reading gives the same answer"
             return out
     out.tolerance = tolerance(atype, c.decimals, sens_rel, out.answer)
-    out.question = t.render(c, ctx)
+    if render:
+        out.question = t.render(c, ctx)
     return out
 
 

@@ -8,17 +8,20 @@ suite covers as many templates as the data allows. Deterministic for a given bun
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from tools.queries.context import SynthContext, open_context
 from tools.queries.evaluate import Outcome, evaluate
-from tools.queries.registry import FAMILIES, load_templates
+from tools.queries.registry import FAMILIES, Candidate, load_templates
 from tools.queries.render import answer_text
 
 MIN_PER_FAMILY = 12
+WORKERS = 2
 
 
 @dataclass
@@ -63,45 +66,62 @@ def _record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     }
 
 
+def _turns(pools: dict[str, list], seen: set[str]) -> Iterator[tuple[str, Candidate]]:
+    """Candidates in evaluation order: templates take turns, duplicates are skipped."""
+    while any(pools.values()):
+        for name, pool in pools.items():
+            if not pool:
+                continue
+            c = pool.pop(0)
+            key = json.dumps(c.spec.to_json(), sort_keys=True) + str(c.contrast)
+            if key not in seen:
+                seen.add(key)
+                yield name, c
+
+
 def synthesize(ctx: SynthContext, n: int | None = None,
                progress: Callable[[int, int], None] | None = None) -> Suite:
-    """Enumerate candidates per template, evaluate them in turns, keep each family's quota."""
+    """Enumerate candidates per template, evaluate them in turns, keep each family's quota.
+
+    Candidates are judged WORKERS at a time (SQL on one thread overlaps pandas on another) but
+    taken strictly in turn order and rendered on this thread, so the suite is the same as a
+    one-by-one run: same bundle and seed, same bytes."""
     templates = load_templates()
     suite = Suite(quotas=quotas(ctx, n))
     total = sum(suite.quotas.values())
     kept: list[Outcome] = []
     seen: set[str] = set()
-    for fam in FAMILIES:
-        quota = suite.quotas.get(fam, 0)
-        pools: dict[str, list] = {}
-        for name in sorted(templates):
-            t = templates[name]
-            if t.family == fam:
-                cands = list(t.candidates(ctx))
-                order = ctx.rng.permutation(len(cands)) if cands else []
-                pools[name] = [cands[i] for i in order]
-        got = 0
-        while got < quota and any(pools.values()):
-            for name, pool in pools.items():
-                if got >= quota or not pool:
-                    continue
-                c = pool.pop(0)
-                key = json.dumps(c.spec.to_json(), sort_keys=True) + str(c.contrast)
-                if key in seen:
-                    continue
-                seen.add(key)
-                o = evaluate(templates[name], c, ctx)
-                if o.disagreement:
-                    suite.disagreements.append(o)
-                if not o.kept:
-                    suite.dropped.append(o)
-                    continue
-                kept.append(o)
-                got += 1
-                if progress:
-                    progress(len(kept), total)
-        if got < quota:
-            suite.shortfall[fam] = quota - got
+    with ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
+        for fam in FAMILIES:
+            quota = suite.quotas.get(fam, 0)
+            pools: dict[str, list] = {}
+            for name in sorted(templates):
+                t = templates[name]
+                if t.family == fam and quota:
+                    cands = list(t.candidates(ctx))
+                    order = ctx.rng.permutation(len(cands)) if cands else []
+                    pools[name] = [cands[i] for i in order]
+            turns = _turns(pools, seen)
+            got = 0
+            # a batch no larger than what is still needed (most candidates are kept on large worlds)
+            while got < quota and (batch := list(islice(turns, min(2 * WORKERS, max(WORKERS, quota - got))))):
+                # the whole batch finishes before this thread renders or enumerates again
+                outs = list(pool.map(lambda nc: evaluate(templates[nc[0]], nc[1], ctx, render=False), batch))
+                for o in outs:
+                    if got >= quota:
+                        break
+                    if o.disagreement:
+                        suite.disagreements.append(o)
+                    if not o.kept:
+                        suite.dropped.append(o)
+                        continue
+                    o.question = o.template.render(o.candidate, ctx)
+                    kept.append(o)
+                    got += 1
+                    if progress:
+                        progress(len(kept), total)
+            if got < quota:
+                suite.shortfall[fam] = quota - got
     suite.records = [_record(o, f"q{i:04d}", ctx) for i, o in enumerate(kept, 1)]
     return suite
 
@@ -123,10 +143,11 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
 
     bundle = Path(bundle)
     ctx = open_context(bundle, seed)
+    ctx.prefetch()
     try:
         suite = synthesize(ctx, n, progress)
     finally:
-        ctx.con.close()
+        ctx.close()
     write_suite(bundle, suite)
     write_questions_report(bundle, suite, ctx.spec.name)
     _refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures"])

@@ -149,6 +149,11 @@ BROKEN = {
         "UPDATE transport_link SET Timestamp = (SELECT max(ts) FROM pair) WHERE rowid = (SELECT min(rid) FROM pair)",
         "UPDATE transport_link SET Timestamp = (SELECT min(ts) FROM pair) WHERE rowid = (SELECT max(rid) FROM pair)"]),
     "null timestamp": ("nulls", [f"UPDATE transport_link SET Timestamp = NULL WHERE rowid = ({ONE})"]),
+    # 16 minutes before a 15-minute grid's start is off the grid, although truncating division says
+    # "one step before the first row" (the check floors, it does not truncate)
+    "row 16 minutes before the start": ("cadence", [
+        "INSERT INTO transport_link SELECT * REPLACE (Timestamp - INTERVAL 16 MINUTE AS Timestamp) "
+        "FROM transport_link WHERE Device_ID = 'RTR_001' ORDER BY Timestamp LIMIT 1"]),
 }
 
 

@@ -35,7 +35,7 @@ def packs(tmp_path_factory):
             res = [(name, evaluate(templates[name], c, ctx)) for name in INCIDENT
                    for c in templates[name].candidates(ctx)]
         finally:
-            ctx.con.close()
+            ctx.close()
         out[pack] = ({r["id"]: r for r in ctx.incidents}, res)
     return out
 

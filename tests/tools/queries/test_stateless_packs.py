@@ -34,7 +34,7 @@ def outcomes(tmp_path_factory):
                 for i in ctx.rng.permutation(len(cands))[:PER_TEMPLATE]:
                     out[name].append((pack, evaluate(t, cands[i], ctx)))
         finally:
-            ctx.con.close()
+            ctx.close()
     return out
 
 

@@ -85,7 +85,7 @@ def test_executors_agree_on_every_question_of_random_worlds(spec: Spec, seed: in
         try:
             suite = synthesize(ctx, n=18)
         finally:
-            ctx.con.close()
+            ctx.close()
         assert not suite.disagreements, [o.reason for o in suite.disagreements]
         assert len(suite.records) >= 4, [o.reason for o in suite.dropped][:20]
         for r in suite.records:

@@ -7,6 +7,7 @@ path shows up as a disagreement.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,13 @@ class Frames:
         self.bundle = Path(bundle)
         self._cache: dict[str, pd.DataFrame] = {}
         self._sorted: dict[tuple[str, str, str], pd.DataFrame] = {}
+        self._lock = threading.RLock()  # one load per table even when threads ask at once
 
     def table(self, name: str) -> pd.DataFrame:
+        with self._lock:
+            return self._load(name)
+
+    def _load(self, name: str) -> pd.DataFrame:
         if name not in self._cache:
             path = self.bundle / "data" / f"{name}.parquet"
             text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
@@ -46,6 +52,11 @@ class Frames:
     def ordered(self, name: str, entity: str, time: str) -> pd.DataFrame:
         """The table in (entity, time) order with a fresh index (sorted once, then cached)."""
         k = (name, entity, time)
+        with self._lock:
+            return self._order(k)
+
+    def _order(self, k: tuple[str, str, str]) -> pd.DataFrame:
+        name, entity, time = k
         if k not in self._sorted:
             df = self.table(name)
             codes = df[entity].cat.codes.to_numpy() if isinstance(df[entity].dtype, pd.CategoricalDtype) \
