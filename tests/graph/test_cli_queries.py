@@ -54,3 +54,22 @@ def test_rechecking_keeps_the_questions_figure_and_section(small_iot):
     assert (small_iot / "figures" / "questions.png").is_file()
     assert "## Questions" in (small_iot / "report.md").read_text()
     assert "figures/questions.png" in json.loads((small_iot / "manifest.json").read_text())["files"]
+
+
+def test_an_executor_disagreement_is_dropped_reported_and_exits_4(small_iot, monkeypatch):
+    import tools.queries.evaluate as ev
+
+    real = ev.run_reference
+
+    def off_by_one(ctx, t, q):  # a deliberately broken pandas executor for one template
+        a = real(ctx, t, q)
+        return a + 1 if t.name == "attribute_mean" and isinstance(a, float) else a
+
+    monkeypatch.setattr(ev, "run_reference", off_by_one)
+    r = run("queries", small_iot, "--n", "12")
+    assert r.exit_code == 4, r.output
+    assert "a chronoeval bug" in r.output
+    report = (small_iot / "report.md").read_text()
+    section = report[report.index("### Executor disagreements"):]
+    assert "`attribute_mean`" in section and "executors disagree" in section
+    assert all(json.loads(x)["template"] != "attribute_mean" for x in (small_iot / "qa.jsonl").read_text().splitlines())
