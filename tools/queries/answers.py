@@ -53,25 +53,18 @@ def canonical(value: Any, answer_type: str) -> Any:
         return sorted(str(_scalar(x)) for x in v)
     if answer_type == "mapping":
         items = v.items() if isinstance(v, dict) else v
-        return {str(_scalar(k)): _num(x) for k, x in sorted(items, key=lambda kv: str(_scalar(kv[0])))}
+        return {str(_scalar(k)): _scalar(x) for k, x in sorted(items, key=lambda kv: str(_scalar(kv[0])))}
     if answer_type == "ranking":
         out = []
         for item in v:
             vals = list(item.values()) if isinstance(item, dict) else list(item)
-            out.append([str(_scalar(vals[0])), _num(vals[1])])
+            out.append([str(_scalar(vals[0])), _scalar(vals[1])])
         return out
     if answer_type == "table":
         return {"columns": list(v["columns"]), "rows": [[_scalar(x) for x in r] for r in v["rows"]]}
     raise ValueError(f"unknown answer type {answer_type!r}")
 
 
-def _num(x: Any) -> Any:
-    x = _scalar(x)
-    if isinstance(x, bool) or x is None:
-        return x
-    if isinstance(x, int):
-        return x
-    return x
 
 
 def agree(a: Any, b: Any, rel: float = FLOAT_REL) -> bool:

@@ -47,9 +47,10 @@ def unit_words(unit: str | None) -> str:
 
 
 def key_words(key: Key) -> str:
-    """A measurement's name and unit: 'temperature (°C)'."""
-    u = unit_words(key.unit)
-    return f"{humanize(key.name)} ({u})" if u else humanize(key.name)
+    """A measurement's name and unit: 'temperature (°C)'; 'failed logins' (plain counts have none,
+    and a unit already in the name is not repeated)."""
+    u, name = unit_words(key.unit), humanize(key.name)
+    return f"{name} ({u})" if u and u not in name else name
 
 
 def row_noun(t: TableView) -> str:

@@ -107,7 +107,7 @@ def op_words(op: str) -> str:
 def threshold_words(inc: Inc, m: dict, value) -> str:
     u = unit_of(inc, m)
     s = fmt_num(value, 6)
-    return f"{s} {unit_words(u)}".strip() if u and u != "count" else s
+    return f"{s} {unit_words(u)}".strip()
 
 
 def pop_noun(inc: Inc, f: EntityFilter | None) -> str:

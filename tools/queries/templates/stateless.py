@@ -21,6 +21,7 @@ from tools.queries.render import (
     rounding_words,
     row_noun,
     unit_words,
+    value_words,
     window_words,
 )
 from tools.queries.spec import EntityFilter, Predicate
@@ -38,55 +39,25 @@ COUNTER_UNITS = ("count", "attempts", "connections", "bytes")
 
 # ---------------------------------------------------------------- wording
 
-def kname(name: str) -> str:
-    """A column's English name; CamelCase telecom counters stay as written (``RRC_ConnEstabFail``)."""
-    parts = name.split("_")
-    if any(any(c.isupper() for c in p[1:]) and not p.isupper() for p in parts):
-        return name
-    if parts[-1].lower() == "bytes":  # 'outbound bytes', not 'outbound'
-        return " ".join(p.lower() for p in parts)
-    return humanize(name)
-
-
-def kunit(k: Key) -> str:
-    """The unit said after a value ('' for plain counts)."""
-    return "" if k.unit in ("count", None) else unit_words(k.unit)
-
-
 def answer_unit(k: Key) -> str | None:
     """The unit answer_text prints after a value of ``k`` (None for plain counts)."""
     return None if k.unit in (None, "count") else k.unit
 
 
-def key_phrase(k: Key) -> str:
-    """'temperature (°C)', 'failed logins'."""
-    u, name = kunit(k), kname(k.name)
-    return f"{name} ({u})" if u and u not in name else name
-
-
-def value_phrase(v, t: TableView, column: str) -> str:
-    """A predicate value with its unit: '24.75 °C', "'critical'"."""
-    if isinstance(v, str):
-        return f"'{v}'"
-    k = next((k for k in t.keys if k.name == column), None)
-    u = kunit(k) if k else ""
-    return f"{fmt_num(v, 6)} {u}".strip()
-
-
 def cond(p: Predicate, t: TableView, verb: str = "") -> str:
     """'page 'product'', 'temperature above 24.75 °C' (``verb``: 'temperature was above ...')."""
     is_key = any(k.name == p.column for k in t.keys)
-    name = kname(p.column) if is_key else p.column
+    name = humanize(p.column) if is_key else p.column
     v = f" {verb}" if verb else ""
     if p.op in ("in", "not_in"):
-        vals = " or ".join(value_phrase(x, t, p.column) for x in p.value)
+        vals = " or ".join(value_words(x, t, p.column) for x in p.value)
         return f"{name}{v} {'not ' if p.op == 'not_in' else ''}{vals}"
     if isinstance(p.value, str):
         neg = " other than" if p.op == "!=" else ""
-        return f"{name}{v}{neg} {value_phrase(p.value, t, p.column)}"
+        return f"{name}{v}{neg} {value_words(p.value, t, p.column)}"
     if p.op == "==":
-        return f"{name}{v} {'equal to ' if verb else ''}{value_phrase(p.value, t, p.column)}"
-    return f"{name}{v} {_OPS[p.op]} {value_phrase(p.value, t, p.column)}"
+        return f"{name}{v} {'equal to ' if verb else ''}{value_words(p.value, t, p.column)}"
+    return f"{name}{v} {_OPS[p.op]} {value_words(p.value, t, p.column)}"
 
 
 def conds(preds: list[Predicate], t: TableView, verb: str = "") -> str:
@@ -260,7 +231,7 @@ def _rate_candidates(ctx: SynthContext):
             for w in ctx.windows(t, fit_hours(ctx, t, 100, (1, 3, 6, 12)), 1):
                 for ef in [None, *efs]:
                     yield Candidate(base_spec("event_rate", t, window=w, entity_filter=ef, params={"key": k.name}),
-                                    unit=f"{kname(k.name)} per hour", decimals=2)
+                                    unit=f"{humanize(k.name)} per hour", decimals=2)
 
 
 def _render_rate(c: Candidate, ctx: SynthContext) -> str:
@@ -270,8 +241,8 @@ def _render_rate(c: Candidate, ctx: SynthContext) -> str:
     rows = row_noun(t)
     if q.p("key") is not None:
         k = t.key(q.p("key"))
-        name = kname(k.name)
-        unit = kunit(k)
+        name = humanize(k.name)
+        unit = unit_words(k)
         per = f"{name} ({unit})" if unit and unit not in name else name
         return (f"What was the rate of {name} across all {rows} from {who(c, ctx)}, {window_words(q.window)}, "
                 f"in {per} per hour? Sum {name} over those {rows} and divide by the window's length of "

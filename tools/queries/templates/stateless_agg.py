@@ -7,7 +7,15 @@ from tools.queries.catalog import Key, TableView
 from tools.queries.context import SynthContext
 from tools.queries.reference import stateless as ref
 from tools.queries.registry import Candidate, Template, register
-from tools.queries.render import plural, rounding_words, row_noun, window_words
+from tools.queries.render import (
+    humanize,
+    key_words,
+    plural,
+    rounding_words,
+    row_noun,
+    unit_words,
+    window_words,
+)
 from tools.queries.spec import Predicate
 from tools.queries.sql import stateless as sql
 from tools.queries.templates.common import base_spec, state_predicates
@@ -19,9 +27,6 @@ from tools.queries.templates.stateless import (
     event_filters,
     fit_hours,
     group_words,
-    key_phrase,
-    kname,
-    kunit,
     live_filters,
     who,
 )
@@ -67,13 +72,13 @@ def _key_candidates(name: str, hours=(6, 12, 24), params=None, decimals=_dec):
 
 def _render_mean(c: Candidate, ctx: SynthContext) -> str:
     k = ctx.catalog[c.spec.table].key(c.spec.p("key"))
-    return (f"What was the mean {key_phrase(k)} over all {_rows(c, ctx)}, {window_words(c.spec.window)}? "
+    return (f"What was the mean {key_words(k)} over all {_rows(c, ctx)}, {window_words(c.spec.window)}? "
             f"{rounding_words(c.decimals)}")
 
 
 def _render_std(c: Candidate, ctx: SynthContext) -> str:
     k = ctx.catalog[c.spec.table].key(c.spec.p("key"))
-    return (f"What was the sample standard deviation (dividing by n - 1) of {key_phrase(k)} over all "
+    return (f"What was the sample standard deviation (dividing by n - 1) of {key_words(k)} over all "
             f"{_rows(c, ctx)}, {window_words(c.spec.window)}? {rounding_words(c.decimals)}")
 
 
@@ -91,7 +96,7 @@ def _render_percentile(c: Candidate, ctx: SynthContext) -> str:
     k = ctx.catalog[c.spec.table].key(c.spec.p("key"))
     n = round(100 * c.spec.p("p"))
     what = "median (50th percentile)" if n == 50 else f"{ordinal(n)} percentile"
-    return (f"What was the {what} of {key_phrase(k)} over all {_rows(c, ctx)}, {window_words(c.spec.window)}? "
+    return (f"What was the {what} of {key_words(k)} over all {_rows(c, ctx)}, {window_words(c.spec.window)}? "
             f"Interpolate linearly between the two closest ranks (numpy's default percentile method). "
             f"{rounding_words(c.decimals)}")
 
@@ -108,8 +113,8 @@ def _render_extreme(c: Candidate, ctx: SynthContext) -> str:
     t = ctx.catalog[c.spec.table]
     k = t.key(c.spec.p("key"))
     word = "highest" if c.spec.p("agg") == "max" else "lowest"
-    u = kunit(k)
-    return (f"What was the {word} {kname(k.name)} value recorded in any single one of the {_rows(c, ctx)}, "
+    u = unit_words(k)
+    return (f"What was the {word} {humanize(k.name)} value recorded in any single one of the {_rows(c, ctx)}, "
             f"{window_words(c.spec.window)}? Give the value as recorded{', in ' + u if u else ''}.")
 
 
@@ -137,8 +142,8 @@ def _render_conditional(c: Candidate, ctx: SynthContext) -> str:
     q = c.spec
     k = t.key(q.p("key"))
     rows = row_noun(t)
-    what = {"mean": f"mean {key_phrase(k)}", "sum": f"total {key_phrase(k)} (summed over those {rows})",
-            "max": f"highest {key_phrase(k)}", "min": f"lowest {key_phrase(k)}"}[q.p("agg", "mean")]
+    what = {"mean": f"mean {key_words(k)}", "sum": f"total {key_words(k)} (summed over those {rows})",
+            "max": f"highest {key_words(k)}", "min": f"lowest {key_words(k)}"}[q.p("agg", "mean")]
     return (f"Considering only the {rows} from {who(c, ctx)}, {window_words(q.window)}, in which "
             f"{clause(q.while_, t)}, what was the {what}? {rounding_words(c.decimals)}")
 
@@ -146,7 +151,7 @@ def _render_conditional(c: Candidate, ctx: SynthContext) -> str:
 def clause(p: Predicate, t: TableView) -> str:
     """'the temperature value was below 4.92 °C', "device_state was 'warning'"."""
     if any(k.name == p.column for k in t.keys):
-        return "the " + cond(p, t).replace(kname(p.column), f"{kname(p.column)} value was", 1)
+        return "the " + cond(p, t).replace(humanize(p.column), f"{humanize(p.column)} value was", 1)
     return cond(p, t, "was")
 
 
@@ -192,10 +197,10 @@ def _render_group(c: Candidate, ctx: SynthContext) -> str:
                 f"{cnd}, {when}? {leave}")
     k = t.key(q.p("key"))
     rows = f"{row_noun(t)} from {plural(t.noun)}"
-    what = {"mean": f"mean {key_phrase(k)} over all {rows}",
-            "sum": f"total {key_phrase(k)}, summed over all {rows}",
-            "max": f"highest {key_phrase(k)} in any single one of the {rows}",
-            "min": f"lowest {key_phrase(k)} in any single one of the {rows}"}[agg]
+    what = {"mean": f"mean {key_words(k)} over all {rows}",
+            "sum": f"total {key_words(k)}, summed over all {rows}",
+            "max": f"highest {key_words(k)} in any single one of the {rows}",
+            "min": f"lowest {key_words(k)} in any single one of the {rows}"}[agg]
     return f"For each {g}, what was the {what}, {when}? {rounding_words(c.decimals)}"
 
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from tools.queries.context import SynthContext
 from tools.queries.reference.stateless_rank import top_k_by_aggregate as ref_top_k
 from tools.queries.registry import Candidate, Template, register
-from tools.queries.render import plural, rounding_words, row_noun, window_words
+from tools.queries.render import (
+    humanize,
+    key_words,
+    plural,
+    rounding_words,
+    row_noun,
+    unit_words,
+    window_words,
+)
 from tools.queries.sql.common import ident
 from tools.queries.sql.stateless_rank import top_k_by_aggregate as sql_top_k
 from tools.queries.templates.common import base_spec, day_window
@@ -18,9 +26,6 @@ from tools.queries.templates.stateless import (
     conds,
     counter_keys,
     event_filters,
-    key_phrase,
-    kname,
-    kunit,
     live_filters,
     who,
 )
@@ -73,12 +78,12 @@ def _render(c: Candidate, ctx: SynthContext) -> str:
                 f"List them from most to fewest with each one's number of such {row_noun(t)}.")
     key = t.key(q.p("key"))
     best = "highest" if q.p("order") == "desc" else "lowest"
-    u = kunit(key)
-    what = {"mean": f"{best} mean {key_phrase(key)}",
-            "sum": f"{best} total {key_phrase(key)} (summed over their {row_noun(t)})",
-            "max": f"{best} peak {kname(key.name)} (their largest single reading{', in ' + u if u else ''})"}[agg]
+    u = unit_words(key)
+    what = {"mean": f"{best} mean {key_words(key)}",
+            "sum": f"{best} total {key_words(key)} (summed over their {row_noun(t)})",
+            "max": f"{best} peak {humanize(key.name)} (their largest single reading{', in ' + u if u else ''})"}[agg]
     order = "highest to lowest" if best == "highest" else "lowest to highest"
-    scope = f" Consider only {ents} with at least one {kname(key.name)} value in that period." \
+    scope = f" Consider only {ents} with at least one {humanize(key.name)} value in that period." \
         if best == "lowest" else ""
     return (f"Which {k} {who(c, ctx)} had the {what}, {when}? List them from {order} with each "
             f"one's value.{scope} {rounding_words(c.decimals)}")

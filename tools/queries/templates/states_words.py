@@ -42,10 +42,8 @@ def _nullable(ctx: SynthContext, t: TableView, column: str) -> bool:
 
 
 def _pred(p: Predicate, t: TableView) -> str:
-    """pred_words without a unit that is just 'count' ('logins above 34')."""
-    words = pred_words(p, t)
-    k = next((k for k in t.keys if k.name == p.column), None)
-    return words[:-len(" count")] if k is not None and k.unit == "count" and words.endswith(" count") else words
+    """'logins above 34' (render drops the unit of plain counts)."""
+    return pred_words(p, t)
 
 
 def state_name(state: dict, value: str, t: TableView, ctx: SynthContext | None = None) -> str:
