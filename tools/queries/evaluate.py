@@ -90,7 +90,7 @@ def window_sensitivity(t: Template, c: Candidate, ctx: SynthContext, answer: Any
     """Largest (abs, rel) change of the answer when the window moves one step earlier or later
     (computed with the SQL executor: it is the cheap one on large tables)."""
     q = c.spec
-    if q.window is None or not t.window_sensitive:
+    if q.window is None:
         return 0.0, 0.0
     view = ctx.catalog[q.table]
     step = view.cadence_s or EVENT_STEP_S

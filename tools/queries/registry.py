@@ -47,7 +47,6 @@ class Template:
     candidates: Callable[[Any], Iterable[Candidate]]
     naive: Callable[[Any, QuerySpec], Any] | None = None
     difficulty: str = "medium"
-    window_sensitive: bool = True
     answer_type_for: Callable[[QuerySpec], AnswerType] | None = None
     screen_with: str | None = None
 

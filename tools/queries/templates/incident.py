@@ -180,7 +180,7 @@ register(Template("incident_kpi", "incident", "number", ref.incident_kpi, sql.in
 register(Template("incident_affected_count", "incident", "integer", ref.incident_affected_count,
                   sql.incident_affected_count, render_affected, balanced(affected_candidates), difficulty="hard"))
 register(Template("incident_top_k", "incident", "ranking", ref.incident_top_k, sql.incident_top_k,
-                  render_top_k, balanced(top_k_candidates), difficulty="hard", window_sensitive=False))  # its enumerator checks robustness (incident_explore.stable)
+                  render_top_k, balanced(top_k_candidates), difficulty="hard"))
 register(Template("incident_worst_entity", "incident", "entity", ref.incident_worst_entity,
                   sql.incident_worst_entity, render_worst, balanced(worst_candidates), difficulty="hard"))
 register(Template("incident_vs_baseline", "incident", "boolean", ref.incident_vs_baseline,

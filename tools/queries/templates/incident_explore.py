@@ -129,7 +129,8 @@ def ranking(table: pd.DataFrame, c: str, order: str, k: int) -> list[tuple[str, 
 
 def stable(table: pd.DataFrame, agg: str, key: str, base: str, order: str, k: int, rel: float = 0.10) -> bool:
     """Whether the top-k over window ``base`` keeps its labels, and values within ``rel``, when the
-    window moves one step either way."""
+    window moves one step either way: evaluate's window-robustness rule, read off the exploration
+    table so unstable rankings are not even proposed (evaluate still checks every candidate)."""
     top = ranking(table, col(agg, key, base), order, k)
     if len(top) < k:
         return False
