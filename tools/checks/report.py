@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tools.checks.model import Bundle, Check, open_bundle, qi, us_to_iso
 from tools.checks.tables import table_infos
-from tools.generate.atomic import atomic_write_text, upsert_section
-from tools.generate.writers import sha256_file
+from tools.generate.atomic import upsert_section
+from tools.generate.writers import refresh_manifest
 
 BEGIN, END = "<!-- chronoeval:data-card:begin -->", "<!-- chronoeval:data-card:end -->"
 FIGURES_OF_OTHERS = ("questions.png",)  # written by `chronoeval queries`
@@ -97,22 +97,6 @@ def _swap_dir(tmp: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _refresh_manifest(out: Path, names: list[str]) -> None:
-    """Add the sha256 of the files written after generation to manifest.json (others untouched)."""
-    path = out / "manifest.json"
-    if not path.is_file():
-        return
-    doc = json.loads(path.read_text())
-    files = {k: v for k, v in doc.get("files", {}).items() if not k.startswith("figures/")}
-    for name in names:
-        p = out / name
-        for f in sorted(p.rglob("*")) if p.is_dir() else [p]:
-            if f.is_file():
-                files[str(f.relative_to(out))] = sha256_file(f)
-    doc["files"] = dict(sorted(files.items()))
-    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
-
-
 def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
     """Run every check of the bundle at ``out`` and write checks.json, figures/, report.md (data card)
     and the new files' hashes in manifest.json. Returns the checks."""
@@ -140,5 +124,5 @@ def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
         write_report(out, data_card(b, checks, figs), b.spec.name)
     finally:
         b.close()
-    _refresh_manifest(out, ["checks.json", "report.md", "figures"])
+    refresh_manifest(out, ["checks.json", "report.md", "figures"])
     return checks

@@ -11,6 +11,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tools.generate.atomic import atomic_write_text
+
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "store_schema": False,
                    "write_statistics": True}
 
@@ -183,3 +185,21 @@ def write_manifest(out: Path, info: dict) -> dict:
     manifest = {**info, "versions": versions(), "files": files}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
     return manifest
+
+
+def refresh_manifest(out: Path, names: list[str]) -> None:
+    """Add the sha256 of files written after generation (``names``: files or directories under
+    ``out``) to manifest.json, atomically; other entries are untouched, except that ``figures/`` is
+    re-listed from disk."""
+    path = out / "manifest.json"
+    if not path.is_file():
+        return
+    doc = json.loads(path.read_text())
+    files = {k: v for k, v in doc.get("files", {}).items() if not k.startswith("figures/")}
+    for name in names:
+        p = out / name
+        for f in sorted(p.rglob("*")) if p.is_dir() else [p]:
+            if f.is_file():
+                files[str(f.relative_to(out))] = sha256_file(f)
+    doc["files"] = dict(sorted(files.items()))
+    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")

@@ -138,7 +138,7 @@ def write_suite(out: Path | str, suite: Suite) -> Path:
 def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
                 progress: Callable[[int, int], None] | None = None) -> Suite:
     """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes."""
-    from tools.checks.report import _refresh_manifest
+    from tools.generate.writers import refresh_manifest
     from tools.queries.report import write_questions_report
 
     bundle = Path(bundle)
@@ -150,5 +150,5 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
         ctx.close()
     write_suite(bundle, suite)
     write_questions_report(bundle, suite, ctx.spec.name)
-    _refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures"])
+    refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures"])
     return suite

@@ -242,7 +242,7 @@ def _render_rate(c: Candidate, ctx: SynthContext) -> str:
     if q.p("key") is not None:
         k = t.key(q.p("key"))
         name = humanize(k.name)
-        unit = unit_words(k)
+        unit = unit_words(k.unit)
         per = f"{name} ({unit})" if unit and unit not in name else name
         return (f"What was the rate of {name} across all {rows} from {who(c, ctx)}, {window_words(q.window)}, "
                 f"in {per} per hour? Sum {name} over those {rows} and divide by the window's length of "

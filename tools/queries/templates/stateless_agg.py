@@ -113,7 +113,7 @@ def _render_extreme(c: Candidate, ctx: SynthContext) -> str:
     t = ctx.catalog[c.spec.table]
     k = t.key(c.spec.p("key"))
     word = "highest" if c.spec.p("agg") == "max" else "lowest"
-    u = unit_words(k)
+    u = unit_words(k.unit)
     return (f"What was the {word} {humanize(k.name)} value recorded in any single one of the {_rows(c, ctx)}, "
             f"{window_words(c.spec.window)}? Give the value as recorded{', in ' + u if u else ''}.")
 

@@ -78,7 +78,7 @@ def _render(c: Candidate, ctx: SynthContext) -> str:
                 f"List them from most to fewest with each one's number of such {row_noun(t)}.")
     key = t.key(q.p("key"))
     best = "highest" if q.p("order") == "desc" else "lowest"
-    u = unit_words(key)
+    u = unit_words(key.unit)
     what = {"mean": f"{best} mean {key_words(key)}",
             "sum": f"{best} total {key_words(key)} (summed over their {row_noun(t)})",
             "max": f"{best} peak {humanize(key.name)} (their largest single reading{', in ' + u if u else ''})"}[agg]
