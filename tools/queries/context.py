@@ -39,7 +39,7 @@ class SynthContext:
     con: duckdb.DuckDBPyConnection
     rng: np.random.Generator
     incidents: list[dict[str, Any]] = field(default_factory=list)
-    _memo: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)  # enumerators' shared cache of exploration results
     pandas_lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)
     _cursors: list = field(default_factory=list)
@@ -76,10 +76,10 @@ class SynthContext:
 
     def scalar(self, sql: str) -> Any:
         """First column of the first row of a query."""
-        if sql not in self._memo:
+        if sql not in self.memo:
             row = self.con.execute(sql).fetchone()
-            self._memo[sql] = None if row is None else row[0]
-        return self._memo[sql]
+            self.memo[sql] = None if row is None else row[0]
+        return self.memo[sql]
 
     def quantile(self, table: str, column: str, p: float, where: str = "TRUE") -> float | None:
         """The ``p`` quantile of a column (nulls ignored)."""
@@ -88,11 +88,11 @@ class SynthContext:
     def frequent(self, table: str, column: str, limit: int = 20) -> list[tuple[Any, int]]:
         """Most frequent non-null values with counts, ties by value."""
         key = ("frequent", table, column, limit)
-        if key not in self._memo:
-            self._memo[key] = self.con.execute(
+        if key not in self.memo:
+            self.memo[key] = self.con.execute(
                 f"SELECT {ident(column)}, count(*) n FROM {ident(table)} WHERE {ident(column)} IS NOT NULL "
                 f"GROUP BY 1 ORDER BY n DESC, 1 LIMIT {limit}").fetchall()
-        return self._memo[key]
+        return self.memo[key]
 
     def windows(self, t: TableView, hours: float, count: int = 3) -> list[Window]:
         """``count`` hour-aligned windows of ``hours`` inside the data range, placed by seed."""

@@ -62,15 +62,15 @@ def entity_table(ctx: SynthContext, inc: Inc, pop: EntityFilter | None) -> pd.Da
     sum, M2, max and min per key; windows are unions of segments, combined with Chan's formula."""
     if pop is not None:  # per-entity figures do not depend on the population: subset the full table
         memo = ("inc_pop", inc.t.name, pop.model_dump_json())
-        if memo not in ctx._memo:
-            ctx._memo[memo] = [r[0] for r in ctx.con.execute(
+        if memo not in ctx.memo:
+            ctx.memo[memo] = [r[0] for r in ctx.con.execute(
                 f"SELECT DISTINCT CAST({ident(inc.t.entity)} AS VARCHAR) FROM {ident(inc.t.name)} "
                 f"WHERE {pop_cond(pop)}").fetchall()]
         full = entity_table(ctx, inc, None)
-        return full[full.index.isin(ctx._memo[memo])]
+        return full[full.index.isin(ctx.memo[memo])]
     memo = ("inc_table", inc.id)
-    if memo in ctx._memo:
-        return ctx._memo[memo]
+    if memo in ctx.memo:
+        return ctx.memo[memo]
     ws = windows_of(ctx, inc)
     keys = list(dict.fromkeys(m.key for m in [*inc.measures, *inc.calm] if m.key is not None))
     edges = sorted({x for w in ws.values() for x in (w.start_dt, w.end_dt)})
@@ -84,8 +84,8 @@ def entity_table(ctx: SynthContext, inc: Inc, pop: EntityFilter | None) -> pd.Da
                   f"coalesce(var_pop({kk}), 0) * count({kk}) AS m{j}",
                   f"max(CAST({kk} AS DOUBLE)) AS hi{j}", f"min(CAST({kk} AS DOUBLE)) AS lo{j}"]
     if not parts:
-        ctx._memo[memo] = pd.DataFrame()
-        return ctx._memo[memo]
+        ctx.memo[memo] = pd.DataFrame()
+        return ctx.memo[memo]
     span = "TRUE" if inc.baseline is None else f"{tc} >= {ts(iso(edges[0]))} AND {tc} < {ts(iso(edges[-1]))}"
     df = ctx.con.execute(
         f"SELECT CAST({ident(inc.t.entity)} AS VARCHAR) AS e, {seg} AS seg, {', '.join(parts)} "
@@ -114,8 +114,8 @@ def entity_table(ctx: SynthContext, inc: Inc, pop: EntityFilter | None) -> pd.Da
             for agg, arr in (("mean", mean), ("sum", np.where(cnt > 0, tot, np.nan)), ("max", mx), ("min", mn),
                              ("std", std), ("range", np.where(cnt >= 2, mx - mn, np.nan))):
                 cols[col(agg, k, name)] = arr
-    ctx._memo[memo] = pd.DataFrame(cols, index=pd.Index([str(x) for x in uniq]))
-    return ctx._memo[memo]
+    ctx.memo[memo] = pd.DataFrame(cols, index=pd.Index([str(x) for x in uniq]))
+    return ctx.memo[memo]
 
 
 def ranking(table: pd.DataFrame, c: str, order: str, k: int) -> list[tuple[str, float]]:

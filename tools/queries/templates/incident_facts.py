@@ -19,14 +19,14 @@ from tools.queries.templates.incident_scope import event_measures, others, relat
 
 def incidents(ctx: SynthContext) -> list[Inc]:
     """Every usable incident of the bundle, root levels before their cascade children (memoized)."""
-    if "incident_facts" not in ctx._memo:
+    if "incident_facts" not in ctx.memo:
         done: dict[str, Inc] = {}
         for rec in ctx.incidents:
             inc = _resolve(ctx, rec, done)
             if inc is not None:
                 done[rec["id"]] = inc
-        ctx._memo["incident_facts"] = list(done.values())
-    return ctx._memo["incident_facts"]
+        ctx.memo["incident_facts"] = list(done.values())
+    return ctx.memo["incident_facts"]
 
 
 def _resolve(ctx: SynthContext, rec: dict, done: dict[str, Inc]) -> Inc | None:
@@ -153,9 +153,9 @@ def nonnegative(ctx: SynthContext, inc: Inc, key: str | None) -> bool:
     if key is None:
         return True
     memo = ("inc_min", inc.t.name)
-    if memo not in ctx._memo:
+    if memo not in ctx.memo:
         cols = ", ".join(f"min({ident(k.name)})" for k in inc.t.keys)
         row = ctx.con.execute(f"SELECT {cols} FROM {ident(inc.t.name)}").fetchone()
-        ctx._memo[memo] = {k.name: v for k, v in zip(inc.t.keys, row, strict=True)}
-    lo = ctx._memo[memo].get(key)
+        ctx.memo[memo] = {k.name: v for k, v in zip(inc.t.keys, row, strict=True)}
+    lo = ctx.memo[memo].get(key)
     return lo is not None and lo >= 0

@@ -16,15 +16,15 @@ from tools.queries.sql.incident import agg_sql
 from tools.queries.templates.incident_model import Inc, Measure
 
 
-def _memo(ctx: SynthContext, key: tuple, sql: str) -> list:
-    if key not in ctx._memo:
-        ctx._memo[key] = ctx.con.execute(sql).fetchall()
-    return ctx._memo[key]
+def memo(ctx: SynthContext, key: tuple, sql: str) -> list:
+    if key not in ctx.memo:
+        ctx.memo[key] = ctx.con.execute(sql).fetchall()
+    return ctx.memo[key]
 
 
 def entity_count(ctx: SynthContext, t: TableView) -> int:
     """Distinct entities with rows in the table."""
-    return int(_memo(ctx, ("inc_n", t.name), f"SELECT count(DISTINCT {ident(t.entity)}) FROM {ident(t.name)}")[0][0])
+    return int(memo(ctx, ("inc_n", t.name), f"SELECT count(DISTINCT {ident(t.entity)}) FROM {ident(t.name)}")[0][0])
 
 
 def value_counts(ctx: SynthContext, t: TableView, a: StaticAttr) -> dict[str, int]:
@@ -36,7 +36,7 @@ def value_counts(ctx: SynthContext, t: TableView, a: StaticAttr) -> dict[str, in
     else:
         sql = (f"SELECT s.{ident(a.name)}, count(DISTINCT m.{ident(t.entity)}) FROM {ident(t.name)} m "
                f"JOIN {ident(a.table)} s ON m.{ident(a.key)} = s.{ident(a.ref)} GROUP BY 1")
-    return {str(v): int(n) for v, n in _memo(ctx, ("inc_vc", t.name, a.name), sql) if v is not None}
+    return {str(v): int(n) for v, n in memo(ctx, ("inc_vc", t.name, a.name), sql) if v is not None}
 
 
 def _norm(s: str) -> str:

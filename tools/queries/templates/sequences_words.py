@@ -154,7 +154,7 @@ def transitions(ctx: SynthContext, src: Source, column: str) -> list[tuple[str, 
     Read from the reference executor's cached arrays (built once per table and reused by every
     evaluation), which is much cheaper than a window query on large tables."""
     key = ("seq_transitions", src.t.name, src.entity, column)
-    if key not in ctx._memo:
+    if key not in ctx.memo:
         s = stream(ctx.frames, src.spec("sequence_match", None, None, {}))
         codes, uniq = labels(s, {"column": column})
         same = (s.gid[1:] == s.gid[:-1]) & (codes[1:] != codes[:-1])
@@ -162,19 +162,19 @@ def transitions(ctx: SynthContext, src: Source, column: str) -> list[tuple[str, 
         vals, counts = np.unique(pair, return_counts=True)
         out = [(uniq[v // len(uniq)], uniq[v % len(uniq)], int(n)) for v, n in zip(vals, counts, strict=True)]
         out = [(a, b, n) for a, b, n in out if NULL_STATE not in (a, b)]
-        ctx._memo[key] = sorted(out, key=lambda x: (-x[2], x[0], x[1]))
-    return ctx._memo[key]
+        ctx.memo[key] = sorted(out, key=lambda x: (-x[2], x[0], x[1]))
+    return ctx.memo[key]
 
 
 def quantiles(ctx: SynthContext, t: TableView, key: str) -> dict[float, float | int]:
     """A key's data quantiles (one scan for all of them), rounded so questions can state them."""
     mk = ("seq_quantiles", t.name, key)
-    if mk not in ctx._memo:
+    if mk not in ctx.memo:
         row = ctx.con.execute(f"SELECT quantile_cont({ident(key)}, {list(QUANTILES)}) FROM {ident(t.name)}").fetchone()
         qs = row[0] if row else None
-        ctx._memo[mk] = {} if qs is None else {p: round_to(v, t.key(key)) for p, v in zip(QUANTILES, qs, strict=True)
+        ctx.memo[mk] = {} if qs is None else {p: round_to(v, t.key(key)) for p, v in zip(QUANTILES, qs, strict=True)
                                                if v is not None}
-    return ctx._memo[mk]
+    return ctx.memo[mk]
 
 
 def numeric_events(ctx: SynthContext, t: TableView, hi: float = 0.95, lo: float = 0.05) -> list[dict]:

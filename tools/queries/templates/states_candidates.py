@@ -57,7 +57,7 @@ class StateInfo:
 def _stats(ctx: SynthContext, t: TableView, state: dict) -> StateInfo:
     """Episode statistics from the pandas stream (cached, and reused by the evaluations that follow)."""
     key = ("states_stats", t.name, repr(sorted(state.items())))
-    if key not in ctx._memo:
+    if key not in ctx.memo:
         q = base_spec("state_duration", t, params={"state": state})
         s, e = ref.episodes(ctx.frames, q)
         closed = ~e.open
@@ -74,8 +74,8 @@ def _stats(ctx: SynthContext, t: TableView, state: dict) -> StateInfo:
         base = s.labels[top] if top >= 0 and 2 * rows[top] > s.code.size else None
         firsts = np.unique(s.code[s.first])
         start = s.labels[firsts[0]] if firsts.size == 1 else None
-        ctx._memo[key] = StateInfo(t, state, tuple(pairs), bool(e.row.size < s.code.size), again, base, start)
-    return ctx._memo[key]
+        ctx.memo[key] = StateInfo(t, state, tuple(pairs), bool(e.row.size < s.code.size), again, base, start)
+    return ctx.memo[key]
 
 
 def _no_nulls(ctx: SynthContext, t: TableView, column: str) -> bool:
