@@ -12,77 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
-import click
 import typer
 
+from graph.cli_base import _State, app, errors
 from graph.console import err, print_error, print_ok
-
-app = typer.Typer(
-    name="chronoeval",
-    help="Evals for time-series data-analysis agents: generated telemetry, injected incidents, "
-         "questions with computed answers.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-class _State:
-    debug = False
-
-
-# OSError subclasses that are about the user's paths, not about chronoeval.
-_PATH_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
-
-
-def _user_error_types() -> tuple[type[BaseException], ...]:
-    from tools.checks import BundleError
-    from tools.spec import SpecError
-
-    return (SpecError, BundleError, *_PATH_ERRORS)
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror and exc.filename:
-        if isinstance(exc, FileExistsError | NotADirectoryError):
-            blocker = next((p for p in (Path(exc.filename), *Path(exc.filename).parents) if p.is_file()), None)
-            if blocker is not None:
-                return f"{blocker} is a file, not a directory; choose another -o path"
-        hint = {
-            FileNotFoundError: "check the path",
-            PermissionError: "choose a location you can write to, or fix its permissions",
-            FileExistsError: "choose another path or pass --force",
-        }.get(type(exc), "check the path")
-        return f"{exc.filename}: {exc.strerror.lower()}; {hint}"
-    return str(exc) or type(exc).__name__
-
-
-def _fail(exc: BaseException, code: int) -> NoReturn:
-    if _State.debug:
-        err.out("".join(traceback.format_exception(exc)), highlight=False, end="")
-    if code == 2:
-        print_error(_describe(exc))
-    else:
-        hint = "" if _State.debug else " (run with --debug for the traceback)"
-        print_error(f"{type(exc).__name__}: {exc}{hint}", prefix="internal error: ")
-    raise typer.Exit(code)
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
-    try:
-        yield
-    except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort):
-        raise
-    except Exception as exc:
-        _fail(exc, 2 if isinstance(exc, _user_error_types()) else 1)
 
 
 def _positive_scale(value: float) -> float:
@@ -108,7 +44,7 @@ def packs() -> None:
     from graph.console import print_packs
     from tools.spec import SpecError, list_packs, load_pack
 
-    with _errors():
+    with errors():
         rows = []
         for name in list_packs():
             try:
@@ -134,7 +70,7 @@ def init(
     """Start a spec from a built-in pack: copies the pack's YAML (comments included) to -o."""
     from tools.spec import SpecError, list_packs, pack_path
 
-    with _errors():
+    with errors():
         source = pack_path(pack)
         if not source.is_file():
             raise SpecError(pack, [("", f"no such pack; available packs: {', '.join(list_packs()) or 'none'}")])
@@ -157,7 +93,7 @@ def validate(
     """Check a spec (or pack) and report every problem with its YAML path and line."""
     from tools.spec import resolve_spec
 
-    with _errors():
+    with errors():
         spec = resolve_spec(spec_or_pack)
         n_e, n_t = len(spec.entities), len(spec_tables(spec))
         print_ok(f"{spec.name} — {n_e} entity type{'s' * (n_e != 1)}, {n_t} table{'s' * (n_t != 1)}")
@@ -168,7 +104,7 @@ def schema() -> None:
     """Print the JSON Schema of the spec."""
     from tools.spec import spec_json_schema
 
-    with _errors():
+    with errors():
         typer.echo(json.dumps(spec_json_schema(), indent=2))
 
 
@@ -193,7 +129,7 @@ def generate(
     then run the checks (checks.json, report.md, figures/). Exits 3 when a check fails."""
     from tools.spec import resolve_spec
 
-    with _errors():
+    with errors():
         spec = resolve_spec(spec_or_pack)
         from graph.console import RichProgress, print_summary
         from tools.checks import check_bundle
@@ -242,7 +178,7 @@ def check(
 ) -> None:
     """Re-run the data-quality and pattern checks of a bundle; rewrites checks.json, report.md and
     figures/. Exits 3 when a check fails, 2 when OUT is not a bundle."""
-    with _errors():
+    with errors():
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()
@@ -261,7 +197,7 @@ def queries(
 ) -> None:
     """Synthesize the question suite of a bundle: qa.jsonl (answers computed by pandas and SQL, which
     must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""
-    with _errors():
+    with errors():
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()
@@ -284,6 +220,11 @@ def queries(
                         f"executors: a chronoeval bug. They were dropped and are listed in {bundle / 'report.md'} "
                         "(Executor disagreements); please report them.")
             raise typer.Exit(QUESTIONS_DISAGREE)
+
+
+# Command modules register on `app` when imported; keep them after the commands above so `--help`
+# lists the core pipeline first.
+from graph import cli_commands  # noqa: E402,F401
 
 
 def main() -> None:

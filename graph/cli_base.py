@@ -1,0 +1,90 @@
+"""Shared plumbing of the ``chronoeval`` command line: the Typer ``app``, ``--debug`` state and the
+error contract every command uses.
+
+User errors print one message that names the file/field/line and the fix, and exit with code 2;
+anything else is an internal error (exit 1); ``--debug`` adds the traceback. Command modules
+(``graph/cli.py`` and the ``graph/cli_*.py`` modules it imports) register on ``app`` and wrap their
+bodies in ``with errors():``. A module may add its own user-error types with ``register_user_errors``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+import click
+import typer
+
+from graph.console import err, print_error
+
+app = typer.Typer(
+    name="chronoeval",
+    help="Evals for time-series data-analysis agents: generated telemetry, injected incidents, "
+         "questions with computed answers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class _State:
+    debug = False
+
+
+# OSError subclasses that are about the user's paths, not about chronoeval.
+_PATH_ERRORS = (FileNotFoundError, FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError)
+
+
+_EXTRA_USER_ERRORS: list[type[BaseException]] = []
+
+
+def register_user_errors(*types: type[BaseException]) -> None:
+    """Declare exception types that mean 'the user gave bad input' (exit 2, no traceback)."""
+    _EXTRA_USER_ERRORS.extend(t for t in types if t not in _EXTRA_USER_ERRORS)
+
+
+def _user_error_types() -> tuple[type[BaseException], ...]:
+    from tools.checks import BundleError
+    from tools.spec import SpecError
+
+    return (SpecError, BundleError, *_PATH_ERRORS, *_EXTRA_USER_ERRORS)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            blocker = next((p for p in (Path(exc.filename), *Path(exc.filename).parents) if p.is_file()), None)
+            if blocker is not None:
+                return f"{blocker} is a file, not a directory; choose another -o path"
+        hint = {
+            FileNotFoundError: "check the path",
+            PermissionError: "choose a location you can write to, or fix its permissions",
+            FileExistsError: "choose another path or pass --force",
+        }.get(type(exc), "check the path")
+        return f"{exc.filename}: {exc.strerror.lower()}; {hint}"
+    return str(exc) or type(exc).__name__
+
+
+def _fail(exc: BaseException, code: int) -> NoReturn:
+    if _State.debug:
+        err.out("".join(traceback.format_exception(exc)), highlight=False, end="")
+    if code == 2:
+        print_error(_describe(exc))
+    else:
+        hint = "" if _State.debug else " (run with --debug for the traceback)"
+        print_error(f"{type(exc).__name__}: {exc}{hint}", prefix="internal error: ")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
+    try:
+        yield
+    except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort):
+        raise
+    except Exception as exc:
+        _fail(exc, 2 if isinstance(exc, _user_error_types()) else 1)

@@ -1,0 +1,5 @@
+"""Imports every ``graph/cli_*.py`` command module so its commands register on ``graph.cli_base.app``.
+
+Each capability (infer, memory, paraphrase, eval, ...) keeps its commands in its own module; add
+the module's import here.
+"""
