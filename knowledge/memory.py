@@ -1,0 +1,294 @@
+"""``Memory``: retrieval over the built-in documents, caller documents and experience notes.
+
+    mem = Memory(Path("~/.local/share/chronoeval/memory").expanduser())
+    mem.search("cell tower outage", k=5, filters={"domain": "telecom"})   # -> [Hit(score, doc)]
+    mem.remember(ExperienceNote(kind="agent_failure", text="...", tags=["sequence_match"]))
+    mem.rebuild()
+
+The index is built on first use and rebuilt by itself when the embedder (name or dimension) or the
+built-in documents change; vectors of unchanged texts are reused when the embedder is the same.
+Listing notes and documents never embeds (no model, no torch).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from knowledge.documents import Doc, ExperienceNote, Hit, matches
+from knowledge.embed import Embedder, SentenceTransformerEmbedder
+from knowledge.index import IVF_THRESHOLD, VectorIndex
+from knowledge.store import (
+    IndexMeta,
+    append_index_files,
+    append_jsonl,
+    read_index_files,
+    read_jsonl,
+    read_meta,
+    write_index_dir,
+)
+
+DUPLICATE_COSINE = 0.95
+PER_PACK = 2
+EMBED_BATCH = 256
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RebuildSummary:
+    """What a rebuild did: documents indexed, how many were embedded (the rest reused), why."""
+
+    documents: int
+    embedded: int
+    reason: str
+    seconds: float
+
+
+class Memory:
+    """Retrieval memory persisted in ``dir`` (see knowledge/store.py for the layout).
+
+    ``embedder``: any ``Embedder``; default the bundled all-MiniLM-L6-v2 (loaded on first embed).
+    ``include_builtin``: index the shipped packs/patterns/templates/personas (default True).
+    """
+
+    def __init__(self, dir: Path | str, embedder: Embedder | None = None, *, include_builtin: bool = True,
+                 ivf_threshold: int = IVF_THRESHOLD, duplicate_cosine: float = DUPLICATE_COSINE,
+                 progress: Progress | None = None):
+        self.dir = Path(dir).expanduser()
+        self.embedder = embedder if embedder is not None else SentenceTransformerEmbedder()
+        self.include_builtin = include_builtin
+        self.ivf_threshold = ivf_threshold
+        self.duplicate_cosine = duplicate_cosine
+        self.progress = progress
+        self._docs: list[Doc] | None = None
+        self._index: VectorIndex | None = None
+        self._meta: IndexMeta | None = None
+        self._pos: dict[str, int] = {}
+        self.last_rebuild: RebuildSummary | None = None
+
+    @property
+    def index_dir(self) -> Path:
+        return self.dir / "index"
+
+    @property
+    def notes_path(self) -> Path:
+        return self.dir / "notes.jsonl"
+
+    @property
+    def documents_path(self) -> Path:
+        return self.dir / "documents.jsonl"
+
+    # ----------------------------------------------------------------- reading without embedding
+    def notes(self, kind: str | Iterable[str] | None = None, domain: str | None = None) -> list[ExperienceNote]:
+        """Kept experience notes (near-duplicates folded into ``count``), oldest first."""
+        kept: dict[str, ExperienceNote] = {}
+        for row in read_jsonl(self.notes_path):
+            note = ExperienceNote.model_validate(row)
+            target = kept.get(note.duplicate_of or "")
+            if target is not None:
+                target.count += 1
+                target.tags = list(dict.fromkeys([*target.tags, *note.tags]))
+            elif note.duplicate_of is None:
+                kept[note.id] = note
+        kinds = {kind} if isinstance(kind, str) else set(kind) if kind else None
+        return [n for n in kept.values() if (kinds is None or n.kind in kinds) and
+                (domain is None or n.domain == domain)]
+
+    def documents(self, filters: dict | None = None) -> list[Doc]:
+        """Every document the memory serves (built-in, added, notes), without embedding anything."""
+        from knowledge.builtin import builtin_docs
+
+        docs = builtin_docs() if self.include_builtin else []
+        docs += [Doc.model_validate(r) for r in read_jsonl(self.documents_path)]
+        docs += [n.to_doc() for n in self.notes()]
+        return [d for d in docs if matches(d, filters)]
+
+    # ------------------------------------------------------------------------------ the index
+    def _fingerprint(self) -> str:
+        from knowledge.builtin import builtin_fingerprint
+
+        return builtin_fingerprint() if self.include_builtin else "none"
+
+    def _open(self) -> None:
+        """Load the persisted index, rebuilding it when missing, stale or damaged."""
+        if self._index is not None:
+            return
+        meta = read_meta(self.index_dir)
+        loaded = None
+        reason = "no index yet"
+        if meta is not None:
+            if meta.embedder != self.embedder.name or meta.dim != self.embedder.dim:
+                reason = f"embedder changed ({meta.embedder}/{meta.dim} -> {self.embedder.name}/{self.embedder.dim})"
+            elif meta.builtin != self._fingerprint():
+                reason = "built-in documents changed"
+            else:
+                loaded = read_index_files(self.index_dir, meta)
+                reason = "index files are incomplete"
+        if loaded is None:
+            self.rebuild(reason=reason)
+            return
+        docs, vecs = loaded
+        self._set(docs, vecs, meta)
+        self._index.load_ivf(self.index_dir / "ivf.faiss")
+
+    def _set(self, docs: list[Doc], vecs: np.ndarray, meta: IndexMeta) -> None:
+        self._docs, self._meta = docs, meta
+        self._pos = {d.id: i for i, d in enumerate(docs)}
+        self._index = VectorIndex(meta.dim, self.ivf_threshold)
+        self._index.add(vecs)
+
+    def _embed(self, texts: list[str], done: int = 0, total: int | None = None) -> np.ndarray:
+        out = []
+        total = total if total is not None else len(texts)
+        for i in range(0, len(texts), EMBED_BATCH):
+            out.append(self.embedder.embed(texts[i:i + EMBED_BATCH]))
+            if self.progress:
+                self.progress(done + i + len(out[-1]), total)
+        return np.concatenate(out) if out else np.zeros((0, self.embedder.dim), dtype=np.float32)
+
+    def rebuild(self, reason: str = "requested") -> RebuildSummary:
+        """Re-index everything from the built-in documents, documents.jsonl and notes.jsonl.
+        Vectors of unchanged texts are reused when the embedder is the same."""
+        import time
+
+        t0 = time.perf_counter()
+        docs = self.documents()
+        cache: dict[str, np.ndarray] = {}
+        meta = read_meta(self.index_dir)
+        if meta is not None and meta.embedder == self.embedder.name and meta.dim == self.embedder.dim:
+            old = read_index_files(self.index_dir, meta)
+            if old is not None:
+                cache = {d.text_hash(): v for d, v in zip(old[0], old[1], strict=True)}
+        todo = [i for i, d in enumerate(docs) if d.text_hash() not in cache]
+        fresh = self._embed([docs[i].embed_text() for i in todo])
+        vecs = np.zeros((len(docs), self.embedder.dim), dtype=np.float32)
+        for i, d in enumerate(docs):
+            if d.text_hash() in cache:
+                vecs[i] = cache[d.text_hash()]
+        if todo:
+            vecs[todo] = fresh
+        new_meta = IndexMeta(self.embedder.name, self.embedder.dim, 0, self._fingerprint())
+        self.dir.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".index.tmp-", dir=self.dir))
+        try:
+            write_index_dir(tmp, docs, vecs, new_meta)
+            self._set(docs, vecs, new_meta)
+            self._index.save_ivf(tmp / "ivf.faiss")
+            if self.index_dir.exists():
+                shutil.rmtree(self.index_dir)
+            tmp.rename(self.index_dir)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.last_rebuild = RebuildSummary(len(docs), len(todo), reason, time.perf_counter() - t0)
+        return self.last_rebuild
+
+    def _append(self, docs: list[Doc], vecs: np.ndarray) -> None:
+        append_index_files(self.index_dir, docs, vecs, self._meta)
+        for d in docs:
+            self._pos[d.id] = len(self._docs)
+            self._docs.append(d)
+        self._index.add(vecs)
+
+    # ----------------------------------------------------------------------------- public API
+    def search(self, query: str, k: int = 5, filters: dict | None = None,
+               per_pack: int | None = PER_PACK) -> list[Hit]:
+        """The ``k`` documents closest to ``query`` (cosine, best first) that pass ``filters``
+        (keys kind, domain, tag, source, id_prefix; values a string or a list meaning any-of).
+
+        Without filters, at most ``per_pack`` chunks of one domain pack are returned (None: no
+        cap), so a domain's many chunks do not crowd out the patterns and templates it needs;
+        with filters the caller has chosen what to see and there is no cap."""
+        self._open()
+        q = self.embedder.embed([query])
+        subset = None
+        if filters:
+            subset = np.array([i for i, d in enumerate(self._docs) if matches(d, filters)], dtype=np.int64)
+            if not len(subset):
+                return []
+            per_pack = None
+        n = len(self._docs) if subset is None else len(subset)
+        fetch = k if per_pack is None else k * 4 + 8
+        while True:
+            scores, ids = self._index.search(q, min(fetch, max(n, 1)), subset)
+            picked = _cap_per_pack(scores[0], ids[0], self._docs, k, per_pack)
+            if len(picked) >= k or fetch >= n:
+                break
+            fetch *= 4
+        counts = {f"note:{n.id}": n.count for n in self.notes()} if any(
+            self._docs[i].kind == "note" for _, i in picked) else {}
+        hits = []
+        for s, i in picked:
+            doc = self._docs[i]
+            if doc.id in counts:
+                doc = doc.model_copy(update={"count": counts[doc.id]})
+            hits.append(Hit(score=float(s), doc=doc))
+        return hits
+
+    def remember(self, note: ExperienceNote) -> ExperienceNote:
+        """Store an experience note. A near-duplicate (cosine > ``duplicate_cosine``) of a kept note
+        of the same kind and domain is merged into it: the returned note is the kept one, with its
+        ``count`` (and tags) updated, and the new note is recorded with ``duplicate_of``."""
+        self._open()
+        vec = self.embedder.embed([note.text])
+        kept = {n.id: n for n in self.notes()}
+        same = np.array([i for i, d in enumerate(self._docs) if d.kind == "note" and d.note_kind == note.kind
+                         and d.domains == ([note.domain] if note.domain else [])
+                         and d.id.removeprefix("note:") in kept], dtype=np.int64)
+        if len(same):
+            scores, ids = self._index.search(vec, 1, same)
+            if scores[0, 0] > self.duplicate_cosine:
+                original = kept[self._docs[ids[0, 0]].id.removeprefix("note:")]
+                append_jsonl(self.notes_path, [note.model_copy(update={"duplicate_of": original.id})
+                                               .model_dump(mode="json")])
+                return next(n for n in self.notes() if n.id == original.id)
+        if f"note:{note.id}" in self._pos:
+            raise ValueError(f"a note with id {note.id} is already stored; leave id unset for a new one")
+        note = note.model_copy(update={"duplicate_of": None, "count": 1})
+        append_jsonl(self.notes_path, [note.model_dump(mode="json")])
+        self._append([note.to_doc()], vec)
+        return note
+
+    def add_documents(self, docs: Iterable[Doc]) -> int:
+        """Index caller documents (kept in documents.jsonl, so rebuilds keep them). Documents whose
+        id is already indexed are skipped; returns how many were added."""
+        self._open()
+        seen: set[str] = set()
+        new = [d for d in docs if d.id not in self._pos and not (d.id in seen or seen.add(d.id))]
+        if not new:
+            return 0
+        vecs = self._embed([d.embed_text() for d in new])
+        append_jsonl(self.documents_path, [d.model_dump(exclude_defaults=True) | {"id": d.id, "kind": d.kind}
+                                           for d in new])
+        self._append(new, vecs)
+        if self._index.kind == "ivf" and not (self.index_dir / "ivf.faiss").is_file():
+            self._index.save_ivf(self.index_dir / "ivf.faiss")
+        return len(new)
+
+    def __len__(self) -> int:
+        self._open()
+        return len(self._docs)
+
+
+def _cap_per_pack(scores: np.ndarray, ids: np.ndarray, docs: list[Doc], k: int,
+                  per_pack: int | None) -> list[tuple[float, int]]:
+    """The first ``k`` (score, id) pairs, keeping at most ``per_pack`` chunks of each domain pack."""
+    out: list[tuple[float, int]] = []
+    seen: dict[str, int] = {}
+    for s, i in zip(scores, ids, strict=True):
+        if i < 0:
+            continue
+        doc = docs[i]
+        if per_pack is not None and doc.kind == "pack":
+            group = doc.id.split(":")[1]
+            seen[group] = seen.get(group, 0) + 1
+            if seen[group] > per_pack:
+                continue
+        out.append((float(s), int(i)))
+        if len(out) == k:
+            break
+    return out
