@@ -93,6 +93,8 @@ def match_number(text: str, expected: float, tol: dict, *, answer_text: str = ""
         return within(_number_value(n, unit), float(expected), tol)
 
     cands = _candidates(text, question)
+    if not cands and says_none(text):
+        cands = [Num(0.0, "", False, 0, 0)]
     verdict, used = _decide(cands, ok, focus_texts(text), lambda t: _candidates(t, question))
     if verdict is None:
         if not cands:
@@ -103,6 +105,14 @@ def match_number(text: str, expected: float, tol: dict, *, answer_text: str = ""
     if verdict:
         return Verdict(True, True, "", got)
     return Verdict(False, True, _wrong_number_detail(used[0], got, float(expected), tol, naive), got)
+
+
+_NONE = re.compile(r"\b(?:no|none|zero|nothing|not any)\b", re.I)
+
+
+def says_none(text: str) -> bool:
+    """A response that states nothing was found ('There were no such sessions', 'No incident found')."""
+    return bool(_NONE.search(text))
 
 
 def _wrong_number_detail(n: Num, got: float, expected: float, tol: dict, naive: Any) -> str:
@@ -126,6 +136,8 @@ def match_duration(text: str, expected: float, tol: dict, *, question: str = "",
         return within(v, float(expected), tol)
 
     cands = parse(text)
+    if not cands and says_none(text):
+        cands = [0.0]
     verdict, used = _decide(cands, ok, focus_texts(text), parse)
     if verdict is None:
         return Verdict(False, False, "no duration found" if not cands else "several different durations", cands)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.grade.scalars import Verdict, canon_id, id_shape, ids_in, within
+from tools.grade.scalars import Verdict, canon_id, id_shape, ids_in, says_none, within
 from tools.grade.text import mask_dates, norm_label, numbers, parse_json_payload
 from tools.grade.units import durations
 
@@ -99,6 +99,8 @@ def match_mapping(text: str, expected: dict, tol: dict, *, durations_: bool = Fa
              if got.get(k) is not None and not within(got[k], float(v), tol)]
     parts = [f"missing rows: {', '.join(missing)}" if missing else "", f"wrong value: {', '.join(wrong)}" if wrong else ""]
     if len(missing) == len(expected):
+        if says_none(text):
+            return Verdict(False, True, f"missing rows: {', '.join(missing)}", got)
         return Verdict(False, False, "no key of the expected mapping found", got)
     return Verdict(not missing and not wrong, True, "; ".join(p for p in parts if p), got)
 
@@ -134,6 +136,8 @@ def match_ranking(text: str, expected: list, tol: dict, *, question: str = "") -
         if lab not in [o for o, _ in order]:
             order.append((lab, v))
     if not order:
+        if says_none(text) or extra:
+            return Verdict(False, True, f"missing rows: {', '.join(want)}", [], 0.0)
         return Verdict(False, False, "no expected label found in the response", None)
     got_labels = [lab for lab, _ in order]
     details = []

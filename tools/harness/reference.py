@@ -1,0 +1,100 @@
+"""Reference agents: ``oracle`` executes each question's gold_sql (it must score 1.0) and ``naive``
+is the stateless misreading (it answers ``naive_answer`` where the template has one).
+
+Both read the suite they are run on (that is what makes them references, not agents-under-test).
+Answers are rendered as text the way an agent would write them, so they go through the grader's
+real parsing path.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from tools.harness.context import AgentContext, HarnessError
+
+
+def render_answer(value: Any, answer_type: str) -> str:
+    """Plain-text rendering of a canonical answer ('Yes (ratio 3.7)', '1. a: 3', 'k: v', ...)."""
+    if value is None:
+        return "I found no value."
+    if answer_type == "duration":
+        return f"{float(value)!r} seconds"
+    if answer_type == "boolean":
+        if isinstance(value, dict):
+            extra = ", ".join(f"{k} {v!r}" for k, v in value.items() if k != "value")
+            return ("Yes" if value.get("value") else "No") + (f" ({extra})" if extra else "")
+        return "Yes" if value else "No"
+    if answer_type == "entity":
+        return ", ".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+    if answer_type == "entity_list":
+        return ", ".join(str(v) for v in value) if value else "none"
+    if answer_type == "mapping":
+        return "\n".join(f"{k}: {v!r}" for k, v in value.items())
+    if answer_type == "ranking":
+        return "\n".join(f"{i}. {lab}: {v!r}" for i, (lab, v) in enumerate(value, 1))
+    if answer_type == "table":
+        head = "| " + " | ".join(map(str, value["columns"])) + " |"
+        sep = "|" + "---|" * len(value["columns"])
+        return "\n".join([head, sep, *("| " + " | ".join(map(str, r)) + " |" for r in value["rows"])])
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+class _DuckDB:
+    """One read-only DuckDB connection per thread over the bundle's data (file, or views over files)."""
+
+    def __init__(self, bundle: Path):
+        self.bundle = Path(bundle)
+        self.local = threading.local()
+
+    def cursor(self):
+        import duckdb
+
+        con = getattr(self.local, "con", None)
+        if con is None:
+            db = self.bundle / "data.duckdb"
+            if not db.is_file():
+                raise HarnessError(f"{self.bundle} has no data.duckdb for the oracle")
+            con = duckdb.connect(str(db), read_only=True)
+            con.execute("SET TimeZone = 'UTC'")
+            self.local.con = con
+        return con
+
+
+class OracleAgent:
+    """Executes the gold_sql of the question it is asked (looked up by question text)."""
+
+    def __init__(self, records: list[dict], bundle: Path):
+        self.by_question = {r["question"]: r for r in records}
+        self.db = _DuckDB(bundle)
+
+    def __call__(self, question: str, context: AgentContext) -> str:
+        from tools.queries.answers import canonical
+
+        r = self.by_question[question]
+        row = self.db.cursor().execute(r["gold_sql"]).fetchone()
+        return render_answer(canonical(None if row is None else row[0], r["answer_type"]), r["answer_type"])
+
+
+class NaiveAgent:
+    """The stateless misreading: ``naive_answer`` where present; stateless questions are answered
+    from gold_sql (a stateless reader gets them right); incident questions without a naive answer
+    get the 'no incident' answer an agent that never locates the incident gives."""
+
+    def __init__(self, records: list[dict], bundle: Path):
+        self.by_question = {r["question"]: r for r in records}
+        self.oracle = OracleAgent(records, bundle)
+
+    def __call__(self, question: str, context: AgentContext) -> str:
+        r = self.by_question[question]
+        if r.get("naive_answer") is not None:
+            return render_answer(r["naive_answer"], r["answer_type"])
+        if r["family"] == "incident":
+            return "No" if r["answer_type"] == "boolean" else "I found no incident in the data."
+        return self.oracle(question, context)
+
+
+def reference_agents(records: list[dict], bundle: Path) -> dict:
+    """Factories of the built-in reference agents keyed by name."""
+    return {"oracle": lambda: OracleAgent(records, bundle), "naive": lambda: NaiveAgent(records, bundle)}

@@ -1,0 +1,140 @@
+"""RUN/summary.json, RUN/report.md and RUN/report.html (figures under RUN/figures), and the
+side-by-side comparison of several runs."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from tools.generate.atomic import atomic_write_text
+from tools.harness import plots
+from tools.harness.context import HarnessError
+from tools.harness.metrics import summarize
+from tools.harness.runner import load_responses
+
+
+def load_run(run_dir: Path) -> tuple[dict, list[dict], list[dict]]:
+    """(run.json, suite records, responses) of a run directory."""
+    run_dir = Path(run_dir)
+    if not (run_dir / "run.json").is_file():
+        raise HarnessError(f"{run_dir} is not a chronoeval run (no run.json); create one with chronoeval eval")
+    meta = json.loads((run_dir / "run.json").read_text())
+    records = [json.loads(x) for x in (run_dir / "suite.jsonl").read_text().splitlines() if x.strip()]
+    return meta, records, load_responses(run_dir)
+
+
+def _pct(v) -> str:
+    return "n/a" if v is None else f"{v:.1%}"
+
+
+def _worst(summary: dict, records: list[dict], responses: list[dict], n: int = 5) -> list[tuple[str, dict, list]]:
+    """The n templates with the lowest accuracy and up to two example failures of each."""
+    question = {r["id"]: r for r in records}
+    worst = sorted(((t, s) for t, s in summary["by_template"].items() if s["accuracy"] is not None and s["accuracy"] < 1),
+                   key=lambda ts: (ts[1]["accuracy"], ts[0]))[:n]
+    out = []
+    for t, s in worst:
+        fails = [r for r in responses if r["template"] == t and r["label"] != "correct"][:2]
+        out.append((t, s, [(question[r["id"]], r) for r in fails]))
+    return out
+
+
+def _markdown(meta: dict, s: dict, worst, figs: dict[str, str]) -> str:
+    lines = [f"# chronoeval run: {meta.get('agent')} on {meta.get('bundle')}", "",
+             f"{s['questions']} questions × {s['trials']} trials = {s['answers']} answers; backend "
+             f"{meta.get('backend')}.", "",
+             "| metric | value |", "|---|---|",
+             f"| accuracy | {_pct(s['accuracy'])} |"]
+    lines += [f"| accuracy ({f}) | {_pct(v['accuracy'])} (n={v['n']}) |" for f, v in s["by_family"].items()]
+    lines += [f"| pass@{k} | {_pct(v)} |" for k, v in s["pass_at_k"].items()]
+    lines += [f"| self-consistency | {_pct(s['self_consistency'])} |",
+              f"| paraphrase consistency | {_pct(s['paraphrase_consistency'])} |",
+              f"| naive-trap rate | {_pct(s['naive_trap_rate'])} (of {s['naive_trap_n']} wrong answers to questions with a naive reading) |",
+              f"| runtime errors | {_pct(s['runtime_error_rate'])} |",
+              f"| latency per question (mean / p95) | {_sec(s['latency_s']['mean'])} / {_sec(s['latency_s']['p95'])} |",
+              f"| cost per question | {'n/a' if s['cost']['per_question'] is None else format(s['cost']['per_question'], '.4g')} |",
+              "", *[f"![{k}]({v})" for k, v in figs.items()], "", "## Worst templates", ""]
+    for t, ts, fails in worst:
+        lines.append(f"### `{t}`: {_pct(ts['accuracy'])} of {ts['n']}")
+        for rec, row in fails:
+            said = row["error"] or str(row["response"])
+            lines += ["", f"- **{rec['id']}** (trial {row['trial'] + 1}) {rec['question']}",
+                      f"  - expected: {rec['answer_text']}", f"  - answer: {said[:300]!r}",
+                      f"  - grade: {row['label']} — {row['detail']}"]
+        lines.append("")
+    if s["undecided"]:
+        lines += ["## Undecided grades (counted as incorrect; review or configure a judge)", ""]
+        lines += [f"- {u['id']} trial {u['trial'] + 1}: {u['detail']}" for u in s["undecided"]]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _sec(v) -> str:
+    return "n/a" if v is None else f"{v:.3f} s"
+
+
+def _html(md_text: str, title: str) -> str:
+    """A self-contained HTML page of the markdown report (headings, tables, figures, paragraphs)."""
+    body: list[str] = []
+    in_table = False
+    for line in md_text.splitlines():
+        is_row = line.startswith("|")
+        if in_table and not is_row:
+            body.append("</table>")
+        if is_row and not in_table:
+            body.append("<table>")
+        in_table = is_row
+        if is_row:
+            if not line.startswith("|---"):
+                cells = "".join(f"<td>{html.escape(c.strip())}</td>" for c in line.strip("|").split("|"))
+                body.append(f"<tr>{cells}</tr>")
+        elif line.startswith("!["):
+            src = line[line.index("(") + 1:-1]
+            body.append(f'<img src="{html.escape(src)}" style="max-width:48%">')
+        elif line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
+        elif line.strip():
+            body.append(f"<p>{html.escape(line)}</p>")
+    if in_table:
+        body.append("</table>")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}td{border:1px solid #ccc;padding:2px 6px}"
+            "table{border-collapse:collapse}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def write_report(run_dir: Path) -> dict:
+    """Compute RUN/summary.json and write report.md, report.html and the figures; returns the summary."""
+    run_dir = Path(run_dir)
+    meta, records, responses = load_run(run_dir)
+    s = summarize(records, responses, {k: meta.get(k) for k in ("agent", "bundle", "backend")})
+    fig_dir = run_dir / "figures"
+    fig_dir.mkdir(exist_ok=True)
+    figs = {"heatmap": plots.heatmap(records, responses, max(s["trials"], 1), fig_dir / "heatmap.png"),
+            "accuracy by family": plots.family_bars(s, fig_dir / "accuracy_by_family.png"),
+            "pass@k": plots.pass_at_k_plot(s, fig_dir / "pass_at_k.png"),
+            "self-consistency": plots.consistency_plot(s, fig_dir / "self_consistency.png")}
+    rel = {k: str(v.relative_to(run_dir)) for k, v in figs.items()}
+    md = _markdown(meta, s, _worst(s, records, responses), rel)
+    atomic_write_text(run_dir / "summary.json", json.dumps(s, indent=2, default=str) + "\n")
+    atomic_write_text(run_dir / "report.md", md)
+    atomic_write_text(run_dir / "report.html", _html(md, f"chronoeval run {meta.get('agent')}"))
+    return s
+
+
+def compare_runs(run_dirs: list[Path]) -> str:
+    """A markdown table putting several runs side by side (summaries are recomputed from responses)."""
+    cols, rows = [], {}
+    for d in run_dirs:
+        meta, records, responses = load_run(d)
+        s = summarize(records, responses)
+        cols.append(f"{meta.get('agent')} ({Path(d).name})")
+        metrics = {"accuracy": s["accuracy"], **{f"accuracy {f}": v["accuracy"] for f, v in s["by_family"].items()},
+                   **{f"pass@{k}": v for k, v in s["pass_at_k"].items()},
+                   "self-consistency": s["self_consistency"], "naive-trap rate": s["naive_trap_rate"],
+                   "runtime errors": s["runtime_error_rate"]}
+        for k, v in metrics.items():
+            rows.setdefault(k, {})[cols[-1]] = _pct(v)
+    lines = ["| metric | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    lines += [f"| {k} | " + " | ".join(v.get(c, "n/a") for c in cols) + " |" for k, v in rows.items()]
+    return "\n".join(lines) + "\n"
