@@ -3,3 +3,4 @@
 Each capability (infer, memory, paraphrase, eval, ...) keeps its commands in its own module; add
 the module's import here.
 """
+from graph import cli_memory  # noqa: F401
