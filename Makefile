@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench clean postgres
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,11 @@ demo: $(STAMP)
 	$(VENV)/bin/chronoeval generate telecom -o out/telecom --seed 7 --force
 	$(VENV)/bin/chronoeval queries out/telecom
 
-test: $(STAMP)
+# the postgres export/backend tests start a throwaway cluster from Debian's server binaries
+postgres:
+	@bash .ci/install_postgres.sh
+
+test: $(STAMP) postgres
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 

@@ -22,7 +22,8 @@ _DATE_PATTERNS = [
 ]
 _REFUSAL = re.compile(
     r"^\W*(?:i(?:'m| am)? (?:sorry|unable|not able)|i (?:can ?not|can't|cannot|won't|do not have|don't have)|"
-    r"as an ai|sorry,|unfortunately,? i|i'm afraid)", re.I)
+    r"as an ai|sorry,|unfortunately,? i|i'm afraid|no idea\b|not sure\b|unknown\W*$|n/a\W*$|i (?:don't|do not) know)",
+    re.I)
 _MARKER = re.compile(r"(?:final answer|answer|result)\s*(?:is)?\s*[:=]\s*", re.I)
 _NUMBER = re.compile(
     r"(?<![\w.\-])(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-−+]?\.\d+)"

@@ -165,4 +165,7 @@ CASES = [
     (COUNT, "I can't answer that question with the available tools.", "runtime_error"),
     (COUNT, "Traceback (most recent call last):\n  File \"agent.py\", line 3\nKeyError: 'x'", "runtime_error"),
     (COUNT, "%%$#@!!~~^^&&**((", "runtime_error"),
+    (NO, "No idea.", "runtime_error"),
+    (NO, "I don't know.", "runtime_error"),
+    (COUNT, "Unknown", "runtime_error"),
 ]

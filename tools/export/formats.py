@@ -1,0 +1,130 @@
+"""Suite exports to eval platforms: Inspect AI, LangSmith, Opik, promptfoo, OpenAI evals and a
+Genie-style benchmark CSV. Every file is plain data (JSONL, YAML, CSV) plus, for Inspect and
+promptfoo, a small entry file that grades with chronoeval's own grader when it is installed."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import yaml
+
+SYSTEM_PROMPT = ("You answer questions about time-series telemetry tables. Reply with the answer first "
+                 "(numbers with their unit), then at most one sentence of justification.")
+
+
+def _meta(r: dict) -> dict:
+    return {"id": r["id"], "family": r["family"], "template": r["template"], "answer": r["answer"],
+            "answer_type": r["answer_type"], "answer_text": r["answer_text"], "tolerance": r["tolerance"],
+            "naive_answer": r.get("naive_answer"), "persona": r.get("persona"), "variant_of": r.get("variant_of"),
+            "incident_id": r.get("incident_id"), "contrast": r.get("contrast"), "difficulty": r.get("difficulty"),
+            "tables": r.get("tables"), "question": r["question"]}
+
+
+def _jsonl(rows) -> str:
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in rows)
+
+
+INSPECT_TASK = '''"""Inspect AI task for a chronoeval suite: `inspect eval chronoeval_task.py --model <provider/model>`."""
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import json_dataset
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer
+from inspect_ai.solver import generate, system_message
+
+SYSTEM = {system!r}
+
+
+@scorer(metrics=[accuracy()])
+def chronoeval_grader():
+    """chronoeval's deterministic grader (numbers with units, durations, sets, rankings, ...)."""
+    from tools.grade import grade_response
+
+    async def score(state, target: Target) -> Score:
+        g = grade_response(state.metadata, state.output.completion)
+        return Score(value=CORRECT if g.label == "correct" else INCORRECT, answer=state.output.completion,
+                     explanation=f"{{g.label}}: {{g.detail}}")
+    return score
+
+
+@task
+def chronoeval_suite():
+    return Task(dataset=json_dataset(str(Path(__file__).with_name("dataset.jsonl"))),
+                solver=[system_message(SYSTEM), generate()], scorer=chronoeval_grader())
+'''
+
+PROMPTFOO_ASSERT = '''"""promptfoo python assertion: grade an output with chronoeval's grader."""
+
+import json
+
+from tools.grade import grade_response
+
+
+def get_assert(output, context):
+    g = grade_response(json.loads(context["vars"]["record"]), output)
+    return {"pass": g.label == "correct", "score": 1.0 if g.label == "correct" else 0.0,
+            "reason": f"{g.label}: {g.detail}"}
+'''
+
+
+def export_inspect(records: list[dict], out: Path) -> list[Path]:
+    """dataset.jsonl (input/target/id/metadata) and chronoeval_task.py for ``inspect eval``."""
+    rows = [{"id": r["id"], "input": r["question"], "target": r["answer_text"], "metadata": _meta(r)} for r in records]
+    (out / "dataset.jsonl").write_text(_jsonl(rows))
+    (out / "chronoeval_task.py").write_text(INSPECT_TASK.format(system=SYSTEM_PROMPT))
+    return [out / "dataset.jsonl", out / "chronoeval_task.py"]
+
+
+def export_langsmith(records: list[dict], out: Path) -> list[Path]:
+    """LangSmith examples (inputs/outputs/metadata), one JSON object per line."""
+    rows = [{"inputs": {"question": r["question"]}, "outputs": {"answer": r["answer"], "answer_text": r["answer_text"]},
+             "metadata": _meta(r)} for r in records]
+    (out / "langsmith_examples.jsonl").write_text(_jsonl(rows))
+    return [out / "langsmith_examples.jsonl"]
+
+
+def export_opik(records: list[dict], out: Path) -> list[Path]:
+    """Opik dataset items (input/expected_output plus metadata), one per line."""
+    rows = [{"input": r["question"], "expected_output": r["answer_text"], "id_": r["id"], "metadata": _meta(r)}
+            for r in records]
+    (out / "opik_items.jsonl").write_text(_jsonl(rows))
+    return [out / "opik_items.jsonl"]
+
+
+def export_promptfoo(records: list[dict], out: Path) -> list[Path]:
+    """promptfoo tests (vars.question, a python assertion using chronoeval's grader)."""
+    tests = [{"description": f"{r['id']} {r['template']}", "vars": {"question": r["question"],
+              "record": json.dumps(_meta(r))},
+              "assert": [{"type": "python", "value": "file://chronoeval_assert.py"}],
+              "metadata": {"family": r["family"], "template": r["template"], "expected": r["answer_text"]}}
+             for r in records]
+    (out / "promptfoo_tests.yaml").write_text(yaml.safe_dump(tests, sort_keys=False, allow_unicode=True))
+    (out / "chronoeval_assert.py").write_text(PROMPTFOO_ASSERT)
+    return [out / "promptfoo_tests.yaml", out / "chronoeval_assert.py"]
+
+
+def export_openai_evals(records: list[dict], out: Path) -> list[Path]:
+    """OpenAI evals samples: chat ``input`` and the ``ideal`` answer."""
+    rows = [{"input": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": r["question"]}],
+             "ideal": r["answer_text"], "metadata": {"id": r["id"], "template": r["template"]}} for r in records]
+    (out / "openai_evals.jsonl").write_text(_jsonl(rows))
+    return [out / "openai_evals.jsonl"]
+
+
+def export_genie(records: list[dict], out: Path) -> list[Path]:
+    """A Genie-style benchmark CSV: question and the gold SQL that answers it."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["id", "question", "sql", "answer_text"])
+    for r in records:
+        w.writerow([r["id"], r["question"], r["gold_sql"], r["answer_text"]])
+    (out / "genie_benchmark.csv").write_text(buf.getvalue())
+    return [out / "genie_benchmark.csv"]
+
+
+SUITE_FORMATS = {"inspect": export_inspect, "langsmith": export_langsmith, "opik": export_opik,
+                 "promptfoo": export_promptfoo, "openai-evals": export_openai_evals, "genie": export_genie}

@@ -1,0 +1,89 @@
+"""Bundle tables out of DuckDB: CSV or Parquet files, or a PostgreSQL database (COPY over psycopg)."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import duckdb
+
+from tools.harness.context import HarnessError, bundle_schema
+
+_PG_TYPES = {"VARCHAR": "text", "BIGINT": "bigint", "INTEGER": "integer", "SMALLINT": "smallint",
+             "TINYINT": "smallint", "DOUBLE": "double precision", "FLOAT": "real", "BOOLEAN": "boolean",
+             "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIMESTAMP": "timestamp", "DATE": "date",
+             "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
+             "HUGEINT": "numeric", "INTERVAL": "interval", "TIME": "time"}
+
+
+def _connect(bundle: Path) -> duckdb.DuckDBPyConnection:
+    db = Path(bundle) / "data.duckdb"
+    if not db.is_file():
+        raise HarnessError(f"{bundle} has no data.duckdb; is it a chronoeval bundle?")
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def write_tables(bundle: Path, out: Path, fmt: str) -> list[Path]:
+    """Every table as ``out/<table>.csv`` (header, ISO timestamps) or ``out/<table>.parquet``."""
+    con = _connect(bundle)
+    paths = []
+    try:
+        for t in sorted(bundle_schema(bundle)):
+            p = out / f"{t}.{fmt}"
+            opts = "(FORMAT CSV, HEADER)" if fmt == "csv" else "(FORMAT PARQUET)"
+            con.execute(f"COPY (SELECT * FROM \"{t}\") TO '{p}' {opts}")
+            paths.append(p)
+    finally:
+        con.close()
+    return paths
+
+
+def pg_type(duck_type: str) -> str:
+    """The PostgreSQL column type for a DuckDB type (DECIMAL(p,s) -> numeric(p,s))."""
+    if duck_type.startswith("DECIMAL"):
+        return "numeric" + duck_type[len("DECIMAL"):]
+    return _PG_TYPES.get(duck_type, "text")
+
+
+def load_postgres(bundle: Path, dsn: str, *, schema: str = "public", replace: bool = False) -> dict[str, int]:
+    """Create the bundle's tables in PostgreSQL at ``dsn`` and COPY their rows in; returns row counts.
+    Existing tables are only replaced with ``replace``."""
+    import psycopg
+
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", schema):
+        raise HarnessError(f"schema name {schema!r} must be a plain identifier")
+    tables = bundle_schema(bundle)
+    try:
+        pg = psycopg.connect(dsn, connect_timeout=10)
+    except psycopg.OperationalError as exc:
+        raise HarnessError(f"cannot connect to PostgreSQL at {dsn}: {str(exc).strip()}; check --dsn and that the "
+                           "server is running") from None
+    counts = {}
+    con = _connect(bundle)
+    try:
+        with pg.transaction(), pg.cursor() as cur, tempfile.TemporaryDirectory() as tmp:
+            cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            for t, cols in sorted(tables.items()):
+                cur.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
+                            (schema, t))
+                if cur.fetchone() and not replace:
+                    raise HarnessError(f"table {schema}.{t} already exists in {dsn}; pass --force to replace it")
+                cur.execute(f'DROP TABLE IF EXISTS "{schema}"."{t}"')
+                ddl = ", ".join(f'"{c}" {pg_type(ty)}' for c, ty in cols)
+                cur.execute(f'CREATE TABLE "{schema}"."{t}" ({ddl})')
+                csv_path = Path(tmp) / f"{t}.csv"
+                con.execute(f"COPY (SELECT * FROM \"{t}\") TO '{csv_path}' (FORMAT CSV, HEADER false)")
+                names = ", ".join(f'"{c}"' for c, _ in cols)
+                with cur.copy(f'COPY "{schema}"."{t}" ({names}) FROM STDIN WITH (FORMAT csv)') as cp, \
+                        open(csv_path, "rb") as f:
+                    while chunk := f.read(1 << 20):
+                        cp.write(chunk)
+                cur.execute(f'SELECT count(*) FROM "{schema}"."{t}"')
+                counts[t] = cur.fetchone()[0]
+    finally:
+        con.close()
+        pg.close()
+    return counts
