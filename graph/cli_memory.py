@@ -110,8 +110,8 @@ def search(
     """Find the documents and notes closest in meaning to QUERY: score, kind, source."""
     from graph.console import RichProgress
 
+    filters = _filters(kind, domain, tag)  # before errors(): a BadParameter is typer's usage error (exit 2)
     with errors():
-        filters = _filters(kind, domain, tag)
         mem_dir = dir or default_memory_dir()
         _check_dir(mem_dir)
         with RichProgress() as progress:
@@ -119,7 +119,7 @@ def search(
             hits = mem.search(query, k=k, filters=filters)
         if as_json:
             for h in hits:
-                out.print_json(json.dumps({"score": round(h.score, 4), **h.doc.model_dump(mode="json")}))
+                typer.echo(json.dumps({"score": round(h.score, 4), **h.doc.model_dump(mode="json")}))
             return
         _print_hits(hits, query)
 
@@ -156,12 +156,11 @@ def add(
     """Remember an experience note; a near-duplicate of an earlier note is merged into it (count + 1)."""
     from graph.console import RichProgress
 
+    if kind not in NOTE_KINDS:
+        raise typer.BadParameter(f"unknown kind {kind!r}; choose from {', '.join(NOTE_KINDS)}", param_hint="--kind")
+    if not text.strip():
+        raise typer.BadParameter("the note text is empty; write the lesson in one sentence", param_hint="TEXT")
     with errors():
-        if kind not in NOTE_KINDS:
-            raise typer.BadParameter(f"unknown kind {kind!r}; choose from {', '.join(NOTE_KINDS)}",
-                                     param_hint="--kind")
-        if not text.strip():
-            raise typer.BadParameter("the note text is empty; write the lesson in one sentence", param_hint="TEXT")
         from knowledge.documents import ExperienceNote
 
         mem_dir = dir or default_memory_dir()
@@ -187,8 +186,8 @@ def list_(
     """List the experience notes (or, with --all, every document); never loads a model."""
     from knowledge.memory import Memory
 
+    filters = _filters(kind, domain, None)
     with errors():
-        filters = _filters(kind, domain, None)
         mem_dir = dir or default_memory_dir()
         _check_dir(mem_dir)
         mem = Memory(mem_dir, embedder=_NoEmbedder())
@@ -197,7 +196,7 @@ def list_(
         docs = mem.documents(filters)
         if as_json:
             for d in docs:
-                out.print_json(json.dumps(d.model_dump(mode="json")))
+                typer.echo(json.dumps(d.model_dump(mode="json")))
             return
         _print_docs(docs, mem_dir, all_docs)
 

@@ -134,10 +134,11 @@ def pack_docs(name: str) -> list[Doc]:
 
 
 def persona_doc(name: str, description: str, style: str, vocabulary: dict, domains: list[str], source: str,
-                prefix: str = "") -> Doc:
+                prefix: str = "", goals: list[str] | None = None) -> Doc:
     """A persona (who asks, how they word it) as a document ``persona:<prefix><name>``."""
     vocab = ", ".join(f"{k} = {v}" for k, v in (vocabulary or {}).items())
-    text = " ".join(x for x in (description, f"Style: {style}." if style else "",
+    text = " ".join(x for x in (description, f"Goals: {'; '.join(goals)}." if goals else "",
+                                f"Style: {style}." if style else "",
                                 f"Vocabulary: {vocab}." if vocab else "") if x)
     return Doc(id=f"persona:{prefix}{name}", kind="persona", title=f"persona {name.replace('_', ' ')}",
                text=text or name, domains=list(domains), tags=["persona"], source=source)
@@ -157,8 +158,10 @@ def library_persona_docs(path: Path = PERSONAS_FILE) -> list[Doc]:
             continue
         domains = item.get("domains") or ([item["domain"]] if item.get("domain") else [])
         vocab = item.get("vocabulary") if isinstance(item.get("vocabulary"), dict) else {}
+        goals = item.get("goals") if isinstance(item.get("goals"), list) else None
         docs.append(persona_doc(str(item["name"]), str(item.get("description", "")), str(item.get("style", "")),
-                                vocab, [str(d) for d in domains], "knowledge/personas.yaml"))
+                                vocab, [str(d) for d in domains], "knowledge/personas.yaml",
+                                goals=[str(g) for g in goals] if goals else None))
     return docs
 
 
