@@ -1,0 +1,189 @@
+"""Assemble the fitted parts into a spec (entity types, attributes, relations, states, emission,
+measurements) with a provenance comment per fitted part."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+
+from tools.infer.fit_dist import categorical, fit_numeric
+from tools.infer.fit_measure import MeasurementFit, fit_measurement
+from tools.infer.fit_states import StateFit, fit_states
+from tools.infer.profile import Profile, seconds
+from tools.infer.relations import Relation
+from tools.spec.distributions import ForeignKey, ParentAttribute
+from tools.spec.durations import format_duration
+from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec
+from tools.spec.model import Spec
+
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+@dataclass
+class TableFit:
+    """Everything fitted for one table (the spec entity plus what the report and fidelity need)."""
+
+    profile: Profile
+    entity: EntityType
+    states: StateFit | None
+    measurements: dict[str, MeasurementFit]
+    comments: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def id_format(values: pd.Series, entity: str) -> tuple[str, str | None]:
+    """An id format reproducing the ids' shape (``RTR_001`` -> ``RTR_{i:03d}``) and a note if guessed."""
+    vals = values.dropna().astype(str).unique()
+    m = [_NUMBERED.match(v) for v in vals]
+    prefixes = {x.group(1) for x in m if x}
+    if all(m) and len(prefixes) == 1:
+        digits = [x.group(2) for x in m]
+        width = len(digits[0])
+        padded = width > 1 and all(len(d) == width for d in digits) and any(d.startswith("0") for d in digits)
+        prefix = next(iter(prefixes)).replace("{", "{{").replace("}", "}}")
+        return (f"{prefix}{{i:0{width}d}}" if padded else f"{prefix}{{i}}"), None
+    guess = re.sub(r"\W+", "_", entity).upper() + "_{i}"
+    return guess, f"ids have no single prefix+number shape (e.g. {', '.join(sorted(vals)[:3])}); format '{guess}' is a guess"
+
+
+def _first_rows(p: Profile, sf: pd.DataFrame) -> pd.DataFrame:
+    codes = p.entity_codes
+    return sf[np.r_[True, codes[1:] != codes[:-1]]]
+
+
+def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], parents: dict[str, Profile],
+                seed: int, tf: TableFit, index: int) -> list[Attribute]:
+    out: list[Attribute] = []
+    rel_of = {r.columns[0]: r for r in relations if r.child == p.name}
+    second = {c: (r, j) for r in relations if r.child == p.name for j, c in enumerate(r.columns) if j > 0}
+    base = f"entities[{index}].attributes"
+    for k in p.keys[1:]:
+        counts = ents[k].astype(str).value_counts(sort=False)
+        tf.comments[f"{base}[{len(out)}]"] = [f"{p.name}.{k}: part of the composite key ({', '.join(p.keys)}); "
+                                              f"weights from {len(ents)} entities"]
+        out.append(Attribute(name=k, dist=categorical(list(counts.index), list(counts.values))))
+    for c in sorted(p.columns.values(), key=lambda c: c.name in second):  # a copied column after its key
+        path = f"{base}[{len(out)}]"
+        if c.name in rel_of:
+            r = rel_of[c.name]
+            tf.comments[path] = [f"relation {r} (coverage {r.coverage:.0%} of {len(ents)} entities)"]
+            out.append(Attribute(name=c.name, dist=ForeignKey(kind="foreign_key", entity=r.parent)))
+        elif c.name in second:
+            r, j = second[c.name]
+            tf.comments[path] = [f"part of relation {r}: copied from the parent"]
+            out.append(Attribute(name=c.name, dist=ParentAttribute(kind="parent_attribute", via=r.columns[0],
+                                                                 attribute=r.parent_columns[j])))
+        elif c.role == "attribute" and c.kind == "numeric":
+            fit = fit_numeric(ents[c.name].to_numpy(dtype=float), seed)
+            tried = ", ".join(f"{k} {v:.3f}" for k, v in fit.tried.items())
+            tf.comments[path] = [f"{p.name}.{c.name}: {fit.dist.kind} from {len(ents)} entities"
+                                 + (f" (KS: {tried})" if tried else "")]
+            out.append(Attribute(name=c.name, dist=fit.dist))
+        elif c.role == "attribute" and c.kind == "categorical":
+            counts = ents[c.name].dropna().astype(str).value_counts(sort=False)
+            if counts.empty:
+                continue
+            tf.comments[path] = [f"{p.name}.{c.name}: categorical weights from {int(counts.sum())} entities"]
+            out.append(Attribute(name=c.name, dist=categorical(list(counts.index), list(counts.values))))
+        elif c.role == "attribute":
+            c.role, c.note = "skipped", c.note or "too many distinct labels"
+            tf.notes.append(f"{p.name}.{c.name}: {c.distinct} distinct labels (very high cardinality); not modelled")
+    return out
+
+
+def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile], start: float, seed: int,
+              index: int) -> TableFit:
+    """Fit one table into an entity type (``index`` is its position in the spec, for comment paths)."""
+    sf = p.sorted_frame
+    ents = _first_rows(p, sf)
+    key = p.keys[0] if p.keys else f"{p.name}_id"
+    fmt, fmt_note = id_format(ents[key], p.name) if p.keys else (f"{p.name.upper()}_{{i}}", None)
+    tf = TableFit(p, None, None, {})  # type: ignore[arg-type]
+    if fmt_note:
+        tf.notes.append(f"{p.name}.{key}: {fmt_note}")
+    attrs = _attributes(p, ents, relations, parents, seed, tf, index)
+    emission = states = arrival = None
+    measurements = []
+    if p.emission:
+        tcol = p.table.time.column
+        states = fit_states(p, sf, seed)
+        tf.states = states
+        t = seconds(sf[tcol])
+        periodic = p.emission == "periodic"
+        cadence = format_duration(p.cadence) if periodic else None
+        emission = Emission(kind=p.emission, cadence=cadence, timestamp_column=tcol,
+                            missing_rate=round(min(p.missing_rate, 0.99), 4) if p.missing_rate >= 0.001 else 0.0)
+        gap = f"cadence {format_duration(p.cadence)}" if periodic else f"median gap {format_duration(p.cadence)}"
+        tf.comments[f"entities[{index}].emission"] = [
+            f"{p.emission}: {gap} ({p.regularity:.0%} of gaps on the grid), missing rate {p.missing_rate:.1%}"]
+        if states:
+            cols = [c for c in p.columns.values() if c.role in ("state",)]
+            tf.comments[f"entities[{index}].states"] = [
+                f"state machine from {states.transitions} transitions of {p.entities} entities "
+                f"({p.name}: {', '.join(c.name for c in cols) or 'no state column'}; {len(sf)} rows)",
+                *states.notes]
+        series = _series(p, t)
+        for c in [c for c in p.columns.values() if c.role == "measurement"]:
+            mf = fit_measurement(c.name, c.kind, sf[c.name].to_numpy(dtype=float), t.astype(float), start,
+                                 p.entity_codes, series, states.row_state if states else None,
+                                 states.names if states else [], periodic, seed)
+            tf.measurements[c.name] = mf
+            tf.comments[f"entities[{index}].measurements[{len(measurements)}]"] = [
+                f"{p.name}.{c.name} ({c.kind}): {int(np.isfinite(sf[c.name].to_numpy(dtype=float)).sum())} rows; "
+                f"{mf.note}"]
+            measurements.append(mf.measurement)
+            if mf.offset:
+                attrs.append(mf.offset)
+        if not periodic:
+            arrival = _arrival(t, p.entity_codes, start)
+    e = EntityType(name=p.name, table=p.name, id=IdSpec(column=key, format=fmt), count=max(p.entities, 1),
+                   attributes=attrs, states=states.machine if states else None, emission=emission,
+                   measurements=measurements, arrival=arrival)
+    tf.entity = e
+    rows = f"{p.table.rows} rows, {p.entities} entities"
+    tf.comments[f"entities[{index}]"] = [f"fitted from {p.table.path} ({rows}; key: {', '.join(p.keys) or 'none'})"]
+    return tf
+
+
+def _series(p: Profile, t: np.ndarray) -> np.ndarray:
+    """A series number per row: the entity, split when several rows share an (entity, time)."""
+    rank = pd.DataFrame({"e": p.entity_codes, "t": t}).groupby(["e", "t"], sort=False).cumcount().to_numpy()
+    return p.entity_codes * (int(rank.max()) + 1) + rank
+
+
+def _arrival(t: np.ndarray, codes: np.ndarray, start: float) -> Arrival | None:
+    first = np.r_[True, codes[1:] != codes[:-1]]
+    last = np.r_[codes[1:] != codes[:-1], True]
+    t0 = t[first]
+    life = float((t[last] - t0).max()) + 1
+    if np.ptp(t0) == 0:
+        return Arrival(max_duration=format_duration(math.ceil(life / 60) * 60))
+    hours = np.bincount(((t0 % 86400) // 3600).astype(int), minlength=24).astype(float)
+    return Arrival(hourly_weights=[round(h / hours.sum() * 24, 3) for h in hours],
+                   max_duration=format_duration(math.ceil(life / 60) * 60))
+
+
+def time_frame(profiles: list[Profile]) -> tuple[float, float]:
+    """Spec start (earliest timestamp, epoch seconds) and horizon (seconds) covering every table."""
+    lo, hi = [], []
+    for p in profiles:
+        if p.emission:
+            t = seconds(p.table.frame[p.table.time.column])
+            lo.append(float(t.min()))
+            hi.append(float(t.max()) + (p.cadence or 0.0))
+    if not lo:
+        return datetime(2026, 1, 1, tzinfo=UTC).timestamp(), 3 * 86400.0
+    start = min(lo)
+    return start, max(max(hi) - start, 60.0)
+
+
+def build_spec(name: str, fits: list[TableFit], start: float, horizon: float, seed: int) -> Spec:
+    """The spec of the fitted tables (validated: a bad fit raises here, not at generation time)."""
+    when = datetime.fromtimestamp(start, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Spec(name=name, description=f"Fitted by chronoeval infer from {len(fits)} table(s).", seed=seed,
+                start=when, horizon=format_duration(math.ceil(horizon)), entities=[f.entity for f in fits])
