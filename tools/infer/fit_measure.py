@@ -66,6 +66,12 @@ def _design(t: np.ndarray, start: float, state: np.ndarray | None, base_state: i
     return np.column_stack(cols), names
 
 
+def _inliers(resid: np.ndarray) -> np.ndarray:
+    """Rows within 4 robust sigmas: rare excursions (incidents, degraded episodes) do not move the level."""
+    mad = 1.4826 * float(np.median(np.abs(resid - np.median(resid))))
+    return np.abs(resid - np.median(resid)) <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
+
+
 def _ar1(resid: np.ndarray, series: np.ndarray) -> tuple[float, int]:
     """Median AR(1) coefficient over up to AR_SERIES of the longest series (statsmodels AutoReg)."""
     from statsmodels.tsa.ar_model import AutoReg
@@ -99,15 +105,18 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     pick = np.sort(rng.choice(v.size, OLS_SAMPLE, replace=False)) if v.size > OLS_SAMPLE else slice(None)
     seasonal, trend = span >= DAY, span >= DAY
     X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states, seasonal, trend)
-    coef = np.linalg.lstsq(X, v[pick], rcond=None)[0]
-    resid_sd = float(np.std(v[pick] - X @ coef)) or 1e-9
+    y = v[pick]
+    coef = np.linalg.lstsq(X, y, rcond=None)[0]
+    inlier = _inliers(y - X @ coef)
+    coef = np.linalg.lstsq(X[inlier], y[inlier], rcond=None)[0]
+    resid_sd = float(np.std((y - X @ coef)[inlier])) or 1e-9
     keep_seasonal = seasonal and max(math.hypot(coef[cols.index(f"cos{k}")], coef[cols.index(f"sin{k}")])
                                      for k in ("1d", "12h")) >= 0.2 * resid_sd
     keep_trend = trend and abs(coef[cols.index("trend")]) * span / DAY >= 0.5 * resid_sd
     if keep_seasonal != seasonal or keep_trend != trend:
         X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states,
                           keep_seasonal, keep_trend)
-        coef = np.linalg.lstsq(X, v[pick], rcond=None)[0]
+        coef = np.linalg.lstsq(X[inlier], y[inlier], rcond=None)[0]
     c = dict(zip(cols, coef, strict=True))
     Xall, _ = _design(t, start, state, base_state, n_states, keep_seasonal, keep_trend)
     level = Xall @ coef
@@ -126,7 +135,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     poisson = kind == "count" and v.min() >= 0 and 0.6 <= disp <= 1.6 and all(a / max(base, 1e-9) < 0.95 for _, a, _ in season)
     # entity-level spread: a hidden per-entity offset when entities differ by more than noise would explain
     offset = None
-    ent_mean = pd.Series(resid).groupby(entity).mean()
+    ent_mean = pd.Series(resid).groupby(entity).median()  # robust to an entity's rare excursions
     within = resid - ent_mean.reindex(entity).to_numpy()
     counts = np.bincount(entity)[np.unique(entity)]
     between_sd = float(np.sqrt(max(ent_mean.var(ddof=1) - np.var(within) / max(np.mean(counts), 1), 0.0))) \
@@ -169,7 +178,9 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
 def _noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bool):
     if poisson:
         return PoissonNoise(kind="poisson"), 0.0, 0
-    sd = float(np.std(resid))
+    # robust spread (1.4826 MAD): rare excursions (hidden degraded states, incidents) do not widen the noise
+    sd = 1.4826 * float(np.median(np.abs(resid - np.median(resid)))) if resid.size else 0.0
+    sd = sd or float(np.std(resid))
     if sd == 0:
         return NoNoise(kind="none"), 0.0, 0
     phi, n_ar = _ar1(resid, series) if periodic else (0.0, 0)

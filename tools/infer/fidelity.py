@@ -1,0 +1,174 @@
+"""Fidelity: regenerate data from the fitted spec and compare it with the input, column by column
+(KS statistic for numeric columns, total-variation distance for labels), plus cadence and the
+transition-matrix distance of each state machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from tools.infer.profile import Profile, seconds
+from tools.spec.durations import format_duration
+from tools.spec.model import Spec
+
+KS_MAX = 0.15          # numeric columns: two-sample KS statistic
+TV_MAX = 0.10          # label columns: total-variation distance of the label shares
+TRANSITION_MAX = 0.10  # state machine: visit-weighted mean total-variation distance of transition rows
+CADENCE_REL = 0.10     # event tables: median gap within 10%; periodic tables: the same cadence
+SAMPLE = 20_000
+
+
+def sampling_floor(n: int, m: int) -> float:
+    """The two-sample KS critical value at alpha = 0.01 (1.63 * sqrt((n + m) / (n m))): with few entities
+    or rows a distance below it is indistinguishable from sampling noise, so thresholds never go below it."""
+    return 1.63 * float(np.sqrt((n + m) / (n * m))) if n and m else 1.0
+
+
+@dataclass
+class FidelityRow:
+    table: str
+    column: str
+    metric: str
+    value: float
+    threshold: float
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.threshold + 1e-12
+
+
+def regenerate(spec: Spec, seed: int | None = None, scale: float = 1.0) -> dict[str, pd.DataFrame]:
+    """Every table of ``spec`` generated in memory (one shard per entity type, no incidents)."""
+    from tools.generate import build_populations
+    from tools.generate.behaviour import build_behaviour
+    from tools.generate.emit import shard_table, static_table
+    from tools.generate.seeds import EMISSION, SIMULATION, rng_for
+
+    seed = spec.seed if seed is None else seed
+    pops = build_populations(spec, seed, scale)
+    out = {}
+    for e in spec.entities:
+        pop = pops[e.name]
+        if e.emission is None:
+            table = static_table(pop)
+        else:
+            b = build_behaviour(pop) if e.states else None
+            table = shard_table(pop, b, np.arange(pop.n_units), spec.start_dt.timestamp(),
+                                rng_for(seed, e.name, SIMULATION, 0), rng_for(seed, e.name, EMISSION, 0))
+        frame = table.to_pandas()
+        for c in frame.columns:
+            if isinstance(frame[c].dtype, pd.CategoricalDtype):
+                frame[c] = frame[c].astype(object).where(frame[c].notna(), None)
+        out[e.table_name] = frame
+    return out
+
+
+def _sample(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return x if x.size <= SAMPLE else rng.choice(x, SAMPLE, replace=False)
+
+
+def ks(a: pd.Series, b: pd.Series, seed: int = 0) -> float:
+    """Two-sample KS statistic on (at most SAMPLE-row seeded samples of) the finite values."""
+    rng = np.random.default_rng(seed)
+    x = pd.to_numeric(a, errors="coerce").to_numpy(dtype=float)
+    y = pd.to_numeric(b, errors="coerce").to_numpy(dtype=float)
+    x, y = x[np.isfinite(x)], y[np.isfinite(y)]
+    if x.size == 0 or y.size == 0:
+        return 1.0
+    return float(stats.ks_2samp(_sample(x, rng), _sample(y, rng)).statistic)
+
+
+def _labels(s: pd.Series) -> pd.Series:
+    if pd.api.types.is_float_dtype(s) and np.all(np.mod(s.dropna(), 1) == 0):
+        s = s.astype("Int64")
+    return s.astype("string").fillna("<null>")
+
+
+def tv(a: pd.Series, b: pd.Series) -> float:
+    """Total-variation distance between the label shares of two columns (missing is a label)."""
+    p = _labels(a).value_counts(normalize=True)
+    q = _labels(b).value_counts(normalize=True)
+    idx = p.index.union(q.index)
+    return float(0.5 * np.abs(p.reindex(idx, fill_value=0) - q.reindex(idx, fill_value=0)).sum())
+
+
+def transition_counts(frame: pd.DataFrame, keys: list[str], time: str, states: list[str], periodic: bool) -> pd.Series:
+    """Counts of consecutive state changes per entity, indexed by (from, to) labels."""
+    f = frame.sort_values([*keys, time], kind="stable")
+    label = f[states].astype("string").fillna("").agg("|".join, axis=1).to_numpy() if len(states) > 1 \
+        else f[states[0]].astype("string").fillna("").to_numpy()
+    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), int)
+    if periodic:
+        keep = np.r_[True, (label[1:] != label[:-1]) | (ent[1:] != ent[:-1])]
+        label, ent = label[keep], ent[keep]
+    same = ent[1:] == ent[:-1]
+    pairs = pd.DataFrame({"a": label[:-1][same], "b": label[1:][same]})
+    return pairs.value_counts()
+
+
+def transition_distance(orig: pd.Series, gen: pd.Series) -> float:
+    """Visit-weighted mean TV distance between the rows of two empirical transition matrices."""
+    total, dist = 0.0, 0.0
+    for a in orig.index.get_level_values(0).unique():
+        p = orig.xs(a, level=0)
+        q = gen.xs(a, level=0) if a in gen.index.get_level_values(0) else pd.Series(dtype=float)
+        p, q = p / p.sum(), (q / q.sum() if q.sum() else q)
+        idx = p.index.union(q.index)
+        w = float(orig.xs(a, level=0).sum())
+        dist += w * 0.5 * float(np.abs(p.reindex(idx, fill_value=0) - q.reindex(idx, fill_value=0)).sum())
+        total += w
+    return dist / total if total else 0.0
+
+
+def _cadence(frame: pd.DataFrame, keys: list[str], time: str) -> float:
+    f = frame.sort_values([*keys, time], kind="stable")
+    t = seconds(f[time])
+    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), int)
+    gaps = np.diff(t)[ent[1:] == ent[:-1]]
+    gaps = gaps[gaps > 0]
+    return float(np.median(gaps)) if gaps.size else 0.0
+
+
+def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0) -> list[FidelityRow]:
+    """Compare every fitted column of every table with data regenerated from ``spec``."""
+    gen = regenerate(spec, seed)
+    rows: list[FidelityRow] = []
+    for p in profiles:
+        g = gen.get(p.name)
+        if g is None:
+            continue
+        f = p.table.frame
+        e = spec.entity(p.name)
+        gkeys = [e.id.column, *p.keys[1:]] if p.keys else [e.id.column]
+        okeys = p.keys
+        rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(p.entities, 1) - 1),
+                                0.0, f"{p.entities} vs {len(g.groupby(gkeys))}"))
+        if p.emission:
+            time = p.table.time.column
+            oc, gc = _cadence(f, okeys, time), _cadence(g, gkeys, time)
+            rel = abs(gc - oc) / oc if oc else 0.0
+            rows.append(FidelityRow(p.name, time, "cadence", rel, 0.0 if p.emission == "periodic" else CADENCE_REL,
+                                    f"{format_duration(oc)} vs {format_duration(gc) if gc else 'none'}"))
+        fe, ge = (f.drop_duplicates(okeys) if okeys else f), g.drop_duplicates(gkeys)
+        for c in p.columns.values():
+            if c.name not in g.columns or c.role in ("key", "time", "skipped", "relation"):
+                continue
+            a, b = (fe[c.name], ge[c.name]) if c.role == "attribute" else (f[c.name], g[c.name])
+            numeric = c.role == "measurement" or (c.role == "attribute" and c.kind == "numeric")
+            floor = sampling_floor(int(a.notna().sum()), int(b.notna().sum()))
+            if numeric:
+                rows.append(FidelityRow(p.name, c.name, "KS", ks(a, b, seed), round(max(KS_MAX, floor), 3)))
+            else:
+                rows.append(FidelityRow(p.name, c.name, "TV", tv(a, b), round(max(TV_MAX, floor), 3)))
+        fit = spec.entity(p.name).states
+        cols = [c.name for c in p.columns.values() if c.role == "state"]
+        if fit is not None and cols and all(c in g.columns for c in cols) and len(g):
+            periodic = p.emission == "periodic"
+            d = transition_distance(transition_counts(f, okeys, p.table.time.column, cols, periodic),
+                                    transition_counts(g, gkeys, p.table.time.column, cols, periodic))
+            rows.append(FidelityRow(p.name, "+".join(cols), "transition distance", d, TRANSITION_MAX))
+    return rows
