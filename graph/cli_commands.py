@@ -3,4 +3,6 @@
 Each capability (infer, memory, paraphrase, eval, ...) keeps its commands in its own module; add
 the module's import here.
 """
+import graph.cli_eval  # noqa: F401
 from graph import cli_memory  # noqa: F401
+from graph import cli_infer  # noqa: F401

@@ -99,7 +99,6 @@ def fit_states(prof: Profile, sf: pd.DataFrame, seed: int = 0) -> StateFit | Non
 
 def _machine(prof: Profile, st, t, ent, names, column, derived, seed) -> StateFit:
     n = len(names)
-    same_next = np.r_[ent[1:] == ent[:-1], False]
     first = np.r_[True, ent[1:] != ent[:-1]]
     if prof.emission == "periodic":  # collapse each run of equal states into one entry
         entry = first | np.r_[True, st[1:] != st[:-1]]

@@ -1,0 +1,81 @@
+"""``chronoeval infer FILE... [--ddl schema.sql] -o spec.yaml [--report OUT.md]``: fit a spec from sample
+tables (CSV/Parquet, one per table) and/or SQL DDL, print the detected roles, write the commented spec
+and a report with the fidelity table. Bad input exits 2 with one message naming the file and column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from graph.cli_base import app, errors, register_user_errors
+from graph.console import err, out, print_ok
+
+
+def _roles_table(result):
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="detected roles", box=box.SIMPLE_HEAD, title_justify="left")
+    for col in ("table", "column", "role", "kind", "distinct", "missing"):
+        table.add_column(col, justify="right" if col in ("distinct", "missing") else "left")
+    for p in result.profiles:
+        for c in p.columns.values():
+            table.add_row(p.name, c.name, c.role, c.kind, str(c.distinct), f"{c.missing:.1%}")
+    return table
+
+
+def _check_output(path: Path, force: bool, what: str) -> None:
+    if path.exists() and not force:
+        raise FileExistsError(17, "File exists", str(path))
+    if path.exists() and path.is_dir():
+        raise IsADirectoryError(21, f"is a directory; give a {what} file path", str(path))
+
+
+@app.command()
+def infer(
+    files: Annotated[list[Path] | None, typer.Argument(metavar="FILE...", help="Sample tables: CSV or Parquet, one per table.")] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Spec YAML to write.")] = Path("spec.yaml"),
+    ddl: Annotated[Path | None, typer.Option("--ddl", help="SQL DDL (CREATE TABLE ...) for tables without samples.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write the inference report (markdown) here.")] = None,
+    name: Annotated[str, typer.Option("--name", help="Spec name.")] = "inferred",
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the spec and of the fidelity regeneration.")] = 0,
+    fidelity: Annotated[bool, typer.Option("--fidelity/--no-fidelity", help="Regenerate and compare (report).")] = True,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")] = False,
+) -> None:
+    """Fit a spec (roles, keys, relations, cadence, distributions, state machine, measurement models) from
+    sample tables and/or DDL; write it with provenance comments, and a fidelity report."""
+    from tools.generate.atomic import atomic_write_text
+    from tools.infer import InferError
+    from tools.infer import infer as run_infer
+    from tools.spec.io import parse_spec_text
+
+    register_user_errors(InferError)
+    with errors():
+        _check_output(output, force, "spec YAML")
+        if report is not None:
+            _check_output(report, force, "report")
+        with err.status("inferring") as status:
+            result, text = run_infer(list(files or []), ddl, name=name, seed=seed, fidelity=fidelity,
+                                     progress=lambda msg: status.update(msg))
+        parse_spec_text(result.yaml_text, str(output))  # the written file must load back
+        output.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(output, result.yaml_text)
+        if report is not None:
+            report.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(report, text)
+        if result.profiles:
+            out.print(_roles_table(result))
+        for r in result.relations:
+            out.print(f"relation: {r}")
+        for n in result.notes:
+            out.print(f"note: {n}", soft_wrap=True)
+        if result.guesses:
+            out.print(f"{len(result.guesses)} part(s) are guesses from the DDL (listed in the report)")
+        if result.fidelity:
+            bad = [r for r in result.fidelity if not r.ok]
+            out.print(f"fidelity: {len(result.fidelity) - len(bad)} of {len(result.fidelity)} checks pass"
+                      + "".join(f"\n  over threshold: {r.table}.{r.column} {r.metric} {r.value:.3f} > {r.threshold}"
+                                for r in bad))
+        print_ok(f"wrote {output}" + (f" and {report}" if report else ""))
