@@ -126,6 +126,8 @@ def match_ranking(text: str, expected: list, tol: dict, *, question: str = "") -
         hit = max((w for w in want if re.search(rf"(?<![\w.]){re.escape(w)}(?![\w]|\.\w)", low)), key=len, default=None)
         if hit is None:
             others = ids_in(item, labels, question)
+            if not others and any(" > " in w for w in want) and " > " in low:
+                others = [re.split(r"\s*[:(]|\s+-\s+", low.strip(" -*|"))[0].strip()]
             extra += [o for o in others if o not in want]
             continue
         rest = low[low.index(hit) + len(hit):]

@@ -93,7 +93,7 @@ def python_agent(spec: str) -> Agent:
             s.loader.exec_module(module)
         else:
             module = importlib.import_module(mod_name)
-    except (ImportError, OSError) as exc:
+    except (ImportError, OSError, SyntaxError) as exc:
         raise HarnessError(f"cannot import agent module {mod_name!r}: {exc}; check the name and PYTHONPATH") from None
     fn = getattr(module, fn_name, None)
     if not callable(fn):

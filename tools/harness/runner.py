@@ -68,7 +68,8 @@ def prepare_run(run_dir: Path, meta: dict, records: list[dict], force: bool = Fa
     run_dir = Path(run_dir)
     info = run_dir / "run.json"
     meta = {**meta, "suite_sha256": suite_digest(records)}
-    if run_dir.exists() and not info.is_file() and any(run_dir.iterdir()):
+    # RUN/tables holds the CSV copies an agent reads with --backend csv; anything else is not ours
+    if run_dir.exists() and not info.is_file() and any(p.name != "tables" for p in run_dir.iterdir()):
         raise HarnessError(f"{run_dir} exists and is not a chronoeval run directory; choose another -o")
     if info.is_file() and force:
         for name in (RESPONSES, "run.json", "suite.jsonl", "summary.json"):

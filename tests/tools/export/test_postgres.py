@@ -59,3 +59,35 @@ def test_an_agent_reads_the_data_from_postgres(export_bundle_dir, export_records
     assert len(ran) >= len(scalar) // 2, "most gold SQL must run on PostgreSQL"
     assert all(r["label"] == "correct" for r in rows if r["id"] in ran)
     assert summarize(scalar, rows)["accuracy"] == len(ran) / len(scalar)
+
+
+def test_cli_export_and_eval_on_the_postgres_backend(export_bundle_dir, postgres_dsn, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from graph.cli import app
+
+    def run(*args):
+        return CliRunner().invoke(app, [str(a) for a in args])
+
+    r = run("export", export_bundle_dir, "--format", "postgres", "--dsn", postgres_dsn, "--pg-schema", "cli_copy")
+    assert r.exit_code == 0 and "rows in" in r.output, r.output
+    agent = tmp_path / "pg_agent.py"
+    agent.write_text(
+        "import psycopg\n"
+        "def answer(question, context):\n"
+        "    with psycopg.connect(context['dsn']) as pg:\n"
+        "        t = context['tables'][0]\n"
+        "        n = pg.execute('SELECT count(*) FROM \"%s\"' % t).fetchone()[0]\n"
+        "        return f'{t}: {n} rows'\n")
+    r = run("eval", export_bundle_dir, "--agent", f"python:{agent}:answer", "--backend", "postgres",
+            "--dsn", postgres_dsn, "--trials", "1", "-o", tmp_path / "run")
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (tmp_path / "run" / "responses.jsonl").read_text().splitlines()]
+    con = duckdb.connect(str(export_bundle_dir / "data.duckdb"), read_only=True)
+    first = sorted(t for (t,) in con.execute("SELECT table_name FROM information_schema.tables").fetchall())[0]
+    n = con.execute(f'SELECT count(*) FROM "{first}"').fetchone()[0]
+    assert rows and all(x["error"] is None and x["response"] == f"{first}: {n} rows" for x in rows)
+    with psycopg.connect(postgres_dsn) as pg:  # eval loaded its own schema, found through search_path
+        assert pg.execute(f'SELECT count(*) FROM chronoeval."{first}"').fetchone()[0] == n

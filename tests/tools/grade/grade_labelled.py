@@ -147,6 +147,7 @@ CASES = [
     (PATHS, "1. operational → warning → operational: 27 sensors\n2. operational → offline → operational: 8 sensors", "correct"),
     (PATHS, "operational -> warning -> operational (27); operational -> offline -> operational (8)", "correct"),
     (PATHS, "1. operational > offline > operational: 8\n2. operational > warning > operational: 27", "incorrect"),
+    (PATHS, "1. operational > operational > operational: 30787\n2. offline > offline > offline: 12", "incorrect"),
     # timestamps, labels, tables
     (TS, "2026-01-02T09:15:00Z", "correct"),
     (TS, "The first critical reading was at 2026-01-02 09:15:00 UTC.", "correct"),

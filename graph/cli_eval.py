@@ -1,0 +1,234 @@
+"""`chronoeval eval | report | compare | export`: run agents-under-test on a suite, report, compare
+runs side by side, and export a bundle to eval platforms, files or PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from graph.cli_base import app, errors, register_user_errors
+from tools.harness.context import HarnessError
+
+register_user_errors(HarnessError)
+
+BUILTIN_AGENTS = ("oracle", "naive", "llm-sql")
+
+
+def _records(bundle: Path) -> list[dict]:
+    from tools.queries.record import load_suite
+
+    qa = Path(bundle) / "qa.jsonl"
+    if not qa.is_file():
+        raise HarnessError(f"{qa} not found; make the question suite first: chronoeval queries {bundle}")
+    try:
+        return [r.model_dump() for r in load_suite(qa)]
+    except ValueError as exc:
+        raise HarnessError(f"{exc}; regenerate it with chronoeval queries {bundle}") from None
+
+
+def _judge():
+    """The LLM judge for cases the rules cannot decide, only when CHRONOEVAL_MODEL is set."""
+    if not os.environ.get("CHRONOEVAL_MODEL"):
+        return None
+    from functools import partial
+
+    model = _chat_model()
+    if model is None:
+        return None
+    from agents.judge import grade_response
+
+    return partial(grade_response, model=model)
+
+
+def _chat_model():
+    """The configured chat model (agents.models), or None offline."""
+    try:
+        from agents.models import get_chat_model
+    except ImportError:  # the LLM resolution module is not installed in this checkout
+        return None
+    return get_chat_model()
+
+
+def _llm_sql_factory():
+    def build():
+        model = _chat_model()
+        if model is None:
+            raise HarnessError("--agent llm-sql needs an LLM: set CHRONOEVAL_MODEL (e.g. openai:gpt-4.1-mini; "
+                               "OPENAI_BASE_URL + OPENAI_API_KEY for any OpenAI-compatible server)")
+        from agents.sql_agent import build_sql_agent
+
+        return build_sql_agent(model)
+    return build
+
+
+def _pg_context_dsn(dsn: str, schema: str) -> str:
+    from psycopg.conninfo import make_conninfo
+
+    return make_conninfo(dsn, options=f"-c search_path={schema}")
+
+
+@app.command("eval")
+def eval_(
+    bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle with qa.jsonl (chronoeval queries OUT).")],
+    agent: Annotated[str, typer.Option("--agent", help="oracle | naive | llm-sql | python:module:function | "
+                                       "http:URL (OpenAI-compatible) | cmd:\"command\"")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Run directory (re-run the same command to resume).")],
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Answers per question.")] = 3,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Agent calls in flight.")] = 8,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds per agent call.")] = 60.0,
+    backend: Annotated[str, typer.Option("--backend", help="Where the agent reads the data: duckdb | parquet | "
+                                         "csv | postgres.")] = "duckdb",
+    dsn: Annotated[str | None, typer.Option("--dsn", help="PostgreSQL DSN (--backend postgres): the tables are "
+                                            "loaded there first.")] = None,
+    pg_schema: Annotated[str, typer.Option("--pg-schema", help="PostgreSQL schema for the tables.")] = "chronoeval",
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Directory of CSV/Parquet tables "
+                                                  "(default: bundle/data for parquet, RUN/tables for csv).")] = None,
+    model: Annotated[str, typer.Option("--model", help="Model name sent to an http: agent.")] = "default",
+    force: Annotated[bool, typer.Option("--force", help="Discard an existing run in -o and start over.")] = False,
+) -> None:
+    """Ask every question of the suite TRIALS times, grade the answers as they arrive
+    (RUN/responses.jsonl), then write RUN/summary.json, report.md and report.html."""
+    with errors():
+        from graph.console import RichProgress, print_ok
+        from tools.harness import build_context, reference_agents, resolve_agent, run_suite, write_report
+
+        records = _records(bundle)
+        if backend not in ("duckdb", "parquet", "csv", "postgres"):
+            raise HarnessError(f"--backend {backend!r} is not one of duckdb, parquet, csv, postgres")
+        ctx_dsn = None
+        if backend == "postgres":
+            if not dsn:
+                raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
+            from tools.export import load_postgres
+
+            load_postgres(bundle, dsn, schema=pg_schema, replace=True)
+            ctx_dsn = _pg_context_dsn(dsn, pg_schema)
+        if backend == "csv" and data_dir is None:
+            from tools.export import write_tables
+
+            data_dir = output / "tables"
+            data_dir.mkdir(parents=True, exist_ok=True)
+            write_tables(bundle, data_dir, "csv")
+        context = build_context(bundle, backend, dsn=ctx_dsn, data_dir=data_dir)  # type: ignore[arg-type]
+        builtins = {**reference_agents(records, bundle), "llm-sql": _llm_sql_factory()}
+        fn, self_timed = resolve_agent(agent, timeout=timeout, model=model,
+                                       api_key=os.environ.get("OPENAI_API_KEY", ""), builtins=builtins)
+        judge = _judge()
+        meta = {"agent": agent, "bundle": str(Path(bundle).resolve()), "backend": backend}
+        try:
+            with RichProgress() as progress:
+                task = None
+
+                def tick(done: int, total: int) -> None:
+                    nonlocal task
+                    if task is None:
+                        task = progress.start(f"asking {agent}", total)
+                        progress.advance(task, done)
+                    else:
+                        progress.advance(task, 1)
+
+                res = run_suite(records, fn, context, output, trials=trials, concurrency=concurrency,
+                                timeout=timeout, self_timed=self_timed, judge=judge, meta=meta, force=force,
+                                on_answer=tick)
+        except KeyboardInterrupt:
+            from graph.console import print_error
+
+            print_error(f"interrupted: the answers so far are in {output / 'responses.jsonl'}; re-run the same "
+                        "command to resume")
+            raise typer.Exit(130) from None
+        summary = write_report(output)
+        _print_summary(summary)
+        print_ok(f"{res.asked} answers asked, {res.kept} kept from before → {output / 'report.md'}, "
+                 f"{output / 'report.html'}, {output / 'summary.json'}")
+
+
+def _print_summary(s: dict) -> None:
+    from rich.table import Table
+
+    from graph.console import out
+
+    def pct(v):
+        return "n/a" if v is None else f"{v:.1%}"
+
+    t = Table(title=f"{s.get('agent')}: {s['questions']} questions × {s['trials']} trials")
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_row("accuracy", pct(s["accuracy"]))
+    for f, v in s["by_family"].items():
+        t.add_row(f"  {f}", pct(v["accuracy"]))
+    for k, v in s["pass_at_k"].items():
+        t.add_row(f"pass@{k}", pct(v))
+    t.add_row("self-consistency", pct(s["self_consistency"]))
+    t.add_row("naive-trap rate", pct(s["naive_trap_rate"]))
+    t.add_row("runtime errors", pct(s["runtime_error_rate"]))
+    if s["undecided"]:
+        t.add_row("undecided grades", str(len(s["undecided"])))
+    out.print(t)
+
+
+@app.command()
+def report(run: Annotated[Path, typer.Argument(metavar="RUN", help="A run directory made by chronoeval eval.")]) -> None:
+    """Recompute RUN/summary.json and rewrite report.md, report.html and the figures."""
+    with errors():
+        from graph.console import print_ok
+        from tools.harness import write_report
+
+        s = write_report(run)
+        _print_summary(s)
+        print_ok(f"{run / 'report.md'}, {run / 'report.html'}")
+
+
+@app.command()
+def compare(
+    runs: Annotated[list[Path], typer.Argument(metavar="RUN...", help="Two or more run directories.")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Also write the table to this file.")] = None,
+) -> None:
+    """Put several runs side by side (accuracy by family, pass@k, consistency, naive-trap rate)."""
+    with errors():
+        from graph.console import out
+        from tools.generate.atomic import atomic_write_text
+        from tools.harness import compare_runs
+
+        table = compare_runs(runs)
+        out.print(table, markup=False, soft_wrap=True)
+        if output:
+            atomic_write_text(output, table)
+
+
+@app.command()
+def export(
+    bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory.")],
+    fmt: Annotated[str, typer.Option("--format", help="inspect | langsmith | opik | promptfoo | openai-evals | "
+                                     "genie | csv | parquet | postgres")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Directory to write (default "
+                                                "OUT/exports/FORMAT).")] = None,
+    dsn: Annotated[str | None, typer.Option("--dsn", help="PostgreSQL DSN for --format postgres.")] = None,
+    pg_schema: Annotated[str, typer.Option("--pg-schema", help="PostgreSQL schema.")] = "public",
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing output directory / tables.")] = False,
+) -> None:
+    """Export the suite to an eval platform's format, the tables to CSV/Parquet, or load them into PostgreSQL."""
+    with errors():
+        from graph.console import print_ok
+        from tools.export import FORMATS, SUITE_FORMATS, export_bundle, load_postgres
+        from tools.generate.atomic import atomic_output_dir
+
+        if fmt not in FORMATS:
+            raise HarnessError(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
+        if not (Path(bundle) / "data.duckdb").is_file():
+            raise HarnessError(f"{bundle} is not a chronoeval bundle (no data.duckdb); make one with chronoeval generate")
+        if fmt == "postgres":
+            if not dsn:
+                raise HarnessError("--format postgres needs --dsn postgresql://user@host:port/db")
+            counts = load_postgres(bundle, dsn, schema=pg_schema, replace=force)
+            print_ok(f"{sum(counts.values()):,} rows in {len(counts)} tables → {pg_schema} at {dsn}")
+            return
+        records = _records(bundle) if fmt in SUITE_FORMATS else None
+        dest = output or Path(bundle) / "exports" / fmt
+        with atomic_output_dir(dest, force=force) as tmp:
+            files = export_bundle(bundle, tmp, fmt, records)
+        print_ok(f"{len(files)} file(s) → {dest}: " + ", ".join(p.name for p in files))
+
+

@@ -1,0 +1,108 @@
+"""`chronoeval eval | report | compare | export` end to end on a small generated bundle."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from graph.cli import app
+from tools.generate import generate_bundle
+from tools.queries.suite import build_suite
+from tools.spec import load_pack
+
+
+def run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli_eval") / "iot"
+    generate_bundle(load_pack("iot"), d, scale=0.3, force=True)
+    build_suite(d, n=12, seed=4)
+    return d
+
+
+def test_eval_oracle_and_naive_then_report_and_compare(bundle, tmp_path):
+    r = run("eval", bundle, "--agent", "oracle", "--trials", "2", "-o", tmp_path / "oracle")
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "oracle" / "summary.json").read_text())
+    assert s["accuracy"] == 1.0 and s["trials"] == 2 and s["agent"] == "oracle"
+    assert (tmp_path / "oracle" / "report.html").is_file() and (tmp_path / "oracle" / "figures" / "heatmap.png").is_file()
+    assert "pass@2" in r.output and "100.0%" in r.output
+    r = run("eval", bundle, "--agent", "naive", "--trials", "1", "-o", tmp_path / "naive")
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "naive" / "summary.json").read_text())
+    assert s["by_family"]["stateful"]["accuracy"] < s["by_family"]["stateless"]["accuracy"]
+    assert "naive-trap rate" in r.output
+    assert "naive-trap rate" in (tmp_path / "naive" / "report.md").read_text()
+    r = run("report", tmp_path / "naive")
+    assert r.exit_code == 0 and "naive-trap rate" in r.output
+    r = run("compare", tmp_path / "oracle", tmp_path / "naive", "-o", tmp_path / "cmp.md")
+    assert r.exit_code == 0, r.output
+    assert "| accuracy | 100.0% |" in (tmp_path / "cmp.md").read_text()
+
+
+def test_rerunning_the_same_command_resumes_and_asks_nothing_twice(bundle, tmp_path):
+    args = ("eval", bundle, "--agent", "oracle", "--trials", "1", "-o", tmp_path / "r")
+    assert run(*args).exit_code == 0
+    r = run(*args)
+    assert r.exit_code == 0 and "0 answers asked" in r.output
+    lines = (tmp_path / "r" / "responses.jsonl").read_text().splitlines()
+    assert len(lines) == len({(json.loads(x)["id"], json.loads(x)["trial"]) for x in lines})
+
+
+def test_cmd_agent_on_parquet_and_csv_backends(bundle, tmp_path):
+    agent = tmp_path / "agent.py"
+    agent.write_text("import os, sys\nsys.stdin.read()\nprint(os.environ['CHRONOEVAL_BACKEND'], "
+                     "sorted(os.listdir(os.environ['CHRONOEVAL_DATA_DIR'])))\n")
+    for backend, ext in (("parquet", ".parquet"), ("csv", ".csv")):
+        r = run("eval", bundle, "--agent", f"cmd:{sys.executable} {agent}", "--trials", "1", "--backend", backend,
+                "-o", tmp_path / backend)
+        assert r.exit_code == 0, r.output
+        row = json.loads((tmp_path / backend / "responses.jsonl").read_text().splitlines()[0])
+        assert row["response"].startswith(backend) and ext in row["response"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--agent", "telepathy"), "unknown agent 'telepathy'"),
+    (("--agent", "python:no_such_mod_q:f"), "cannot import agent module"),
+    (("--agent", "oracle", "--backend", "postgres"), "needs --dsn"),
+    (("--agent", "oracle", "--backend", "oracle-db"), "is not one of duckdb"),
+])
+def test_bad_eval_arguments_exit_2_with_one_message(bundle, tmp_path, args, message):
+    r = run("eval", bundle, *args, "-o", tmp_path / "x")
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output
+
+
+def test_eval_needs_a_suite_and_report_needs_a_run(tmp_path):
+    r = run("eval", tmp_path, "--agent", "oracle", "-o", tmp_path / "x")
+    assert r.exit_code == 2 and "chronoeval queries" in r.output
+    r = run("report", tmp_path)
+    assert r.exit_code == 2 and "not a chronoeval run" in r.output
+
+
+def test_llm_sql_without_a_model_is_a_user_error(bundle, tmp_path, monkeypatch):
+    monkeypatch.delenv("CHRONOEVAL_MODEL", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    r = run("eval", bundle, "--agent", "llm-sql", "-o", tmp_path / "x")
+    assert r.exit_code == 2 and "CHRONOEVAL_MODEL" in r.output, r.output
+
+
+def test_export_formats_write_into_a_fresh_directory(bundle, tmp_path):
+    for fmt, name in (("inspect", "dataset.jsonl"), ("genie", "genie_benchmark.csv"), ("parquet", "readings.parquet"),
+                      ("promptfoo", "promptfoo_tests.yaml"), ("langsmith", "langsmith_examples.jsonl"),
+                      ("opik", "opik_items.jsonl"), ("openai-evals", "openai_evals.jsonl"), ("csv", "readings.csv")):
+        r = run("export", bundle, "--format", fmt, "-o", tmp_path / fmt)
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / fmt / name).is_file()
+    r = run("export", bundle, "--format", "genie", "-o", tmp_path / "genie")
+    assert r.exit_code == 2 and "--force" in r.output
+    r = run("export", bundle, "--format", "excel")
+    assert r.exit_code == 2 and "is not one of" in r.output
+    r = run("export", bundle, "--format", "postgres")
+    assert r.exit_code == 2 and "--dsn" in r.output
