@@ -113,4 +113,13 @@ class VectorIndex:
             return out_s, out_i
         if len(self) == 0:
             return np.full((len(q), k), -np.inf, dtype=np.float32), np.full((len(q), k), -1, dtype=np.int64)
-        return self._index().search(q, k)
+        index = self._index()
+        import faiss
+
+        threads = faiss.omp_get_max_threads()
+        if len(q) < 16:  # OpenMP fan-out costs more than it saves for a few queries (and stalls on a busy box)
+            faiss.omp_set_num_threads(1)
+        try:
+            return index.search(q, k)
+        finally:
+            faiss.omp_set_num_threads(threads)

@@ -138,6 +138,7 @@ class Memory:
 
     def _set(self, docs: list[Doc], vecs: np.ndarray, meta: IndexMeta) -> None:
         self._docs, self._meta = docs, meta
+        self._subsets: dict[str, np.ndarray] = {}
         self._pos = {d.id: i for i, d in enumerate(docs)}
         self._index = VectorIndex(meta.dim, self.ivf_threshold)
         self._index.add(vecs)
@@ -187,7 +188,16 @@ class Memory:
         self.last_rebuild = RebuildSummary(len(docs), len(todo), reason, time.perf_counter() - t0)
         return self.last_rebuild
 
+    def _subset(self, filters: dict) -> np.ndarray:
+        """Positions of the documents passing ``filters`` (cached until the next add)."""
+        key = repr(sorted((k, v if isinstance(v, str) else sorted(v)) for k, v in filters.items() if v is not None))
+        if key not in self._subsets:
+            self._subsets[key] = np.array([i for i, d in enumerate(self._docs) if matches(d, filters)],
+                                          dtype=np.int64)
+        return self._subsets[key]
+
     def _append(self, docs: list[Doc], vecs: np.ndarray) -> None:
+        self._subsets.clear()
         append_index_files(self.index_dir, docs, vecs, self._meta)
         for d in docs:
             self._pos[d.id] = len(self._docs)
@@ -207,7 +217,7 @@ class Memory:
         q = self.embedder.embed([query])
         subset = None
         if filters:
-            subset = np.array([i for i, d in enumerate(self._docs) if matches(d, filters)], dtype=np.int64)
+            subset = self._subset(filters)
             if not len(subset):
                 return []
             per_pack = None
