@@ -53,6 +53,8 @@ def regenerate(spec: Spec, seed: int | None = None, scale: float = 1.0) -> dict[
     out = {}
     for e in spec.entities:
         pop = pops[e.name]
+        if e.emission is not None and e.static_table_name:
+            out[e.static_table_name] = static_table(pop).to_pandas()
         if e.emission is None:
             table = static_table(pop)
         else:

@@ -93,6 +93,9 @@ def find_keys(table: Table) -> tuple[list[str], list[str]]:
     if pairs:
         best = max(pairs, key=lambda p: (sum(bool(_ID_NAME.search(c)) for c in p), -f[p].nunique().sum()))
         return best, []
+    per_row = [c for c in named if f[c].nunique() == n]
+    if per_row:  # an id on every row, never repeated: one row per entity (a dimension table, see profile)
+        return [per_row[0]], []
     if pool:
         best = max(pool, key=lambda c: (bool(_ID_NAME.search(c)), _uniqueness(f, [c, time])))
         dup = int(f.duplicated(subset=[best, time]).sum())

@@ -1,0 +1,87 @@
+"""Bad input: a clear InferError naming the file, column and line, or the documented fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.infer import InferError, infer
+from tools.spec.io import parse_spec_text
+
+
+def _csv(tmp_path, name: str, text: str):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _series(n_ent: int = 3, n: int = 8, zone: str = "+00:00") -> str:
+    rows = ["host_id,ts,cpu"]
+    for e in range(n_ent):
+        rows += [f"H{e},2026-01-01T{h:02d}:00:00{zone},{50 + e + (h % 3)}" for h in range(n)]
+    return "\n".join(rows) + "\n"
+
+
+def test_empty_file_and_header_only(tmp_path):
+    with pytest.raises(InferError, match=r"empty\.csv: the file is empty"):
+        infer([_csv(tmp_path, "empty.csv", "")])
+    with pytest.raises(InferError, match="header but no data rows"):
+        infer([_csv(tmp_path, "header.csv", "a,b,c\n")])
+
+
+def test_no_timestamp_and_no_id_is_not_a_time_series(tmp_path):
+    with pytest.raises(InferError, match="not a time-series table.*add a timestamp column"):
+        infer([_csv(tmp_path, "t.csv", "color,size\nred,1\nred,1\nblue,2\n")])
+
+
+def test_no_timestamp_with_an_id_is_a_dimension_table(tmp_path):
+    result, _ = infer([_csv(tmp_path, "things.csv", "thing_id,color\nT1,red\nT2,blue\nT3,red\n")])
+    e = result.spec.entity("things")
+    assert e.emission is None and e.count == 3 and e.attributes[0].dist.values == {"red": 0.6667, "blue": 0.3333}
+
+
+def test_mixed_zoned_and_naive_timestamps(tmp_path):
+    text = _series().replace("2026-01-01T03:00:00+00:00", "2026-01-01T03:00:00", 1)
+    with pytest.raises(InferError, match=r"column 'ts' mixes timestamps with and without a time zone \(line 5"):
+        infer([_csv(tmp_path, "m.csv", text)])
+
+
+def test_mixed_offsets_are_converted_to_utc(tmp_path):
+    text = _series().replace("2026-01-01T03:00:00+00:00", "2026-01-01T05:00:00+02:00")
+    result, _ = infer([_csv(tmp_path, "m.csv", text)])
+    assert any("mixes UTC offsets (+00:00, +02:00); all converted to UTC" in n for n in result.notes)
+    p = result.profiles[0]
+    assert p.emission == "periodic" and p.cadence == 3600
+
+
+def test_unparseable_dates_name_the_line(tmp_path):
+    text = _series().replace("2026-01-01T02:00:00+00:00", "2026-01-01T25:99:00+00:00", 1)
+    with pytest.raises(InferError, match=r"column 'ts' has 1 value\(s\) that are not dates \(line 4: "
+                                         r"'2026-01-01T25:99:00\+00:00'\)"):
+        infer([_csv(tmp_path, "u.csv", text)])
+
+
+def test_one_row_per_entity_falls_back_to_a_dimension_table(tmp_path):
+    text = "order_id,placed_at,amount\n" + "".join(f"O{i},2026-01-01T00:{i:02d}:00Z,{10 + i}\n" for i in range(30))
+    result, report = infer([_csv(tmp_path, "orders.csv", text)])
+    e = result.spec.entity("orders")
+    assert e.emission is None and e.count == 30 and [a.name for a in e.attributes] == ["amount"]
+    assert any("one row per entity" in n for n in result.notes) and "one row per entity" in report
+
+
+def test_very_high_cardinality_labels_are_not_modelled(tmp_path):
+    rows = ["host_id,ts,request_id,cpu"]
+    rows += [f"H{e},2026-01-01T{h:02d}:00:00Z,req-{e}-{h}-x,{40 + h % 5}" for e in range(4) for h in range(24)]
+    result, _ = infer([_csv(tmp_path, "r.csv", "\n".join(rows) + "\n")])
+    col = result.profiles[0].columns["request_id"]
+    assert (col.role, col.kind) == ("skipped", "high-cardinality")
+    assert "request_id" not in result.yaml_text.split("entities:")[1].replace("# ", "")
+    assert parse_spec_text(result.yaml_text) == result.spec
+
+
+def test_unsupported_and_missing_files(tmp_path):
+    with pytest.raises(InferError, match=r"unsupported file type '\.xlsx'"):
+        infer([_csv(tmp_path, "t.xlsx", "x")])
+    with pytest.raises(InferError, match="file not found"):
+        infer([tmp_path / "nope.csv"])
+    with pytest.raises(InferError, match="nothing to infer from"):
+        infer([])
