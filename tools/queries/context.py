@@ -36,7 +36,7 @@ class SynthContext:
     spec: Spec
     catalog: Catalog
     frames: Frames
-    con: duckdb.DuckDBPyConnection
+    root: duckdb.DuckDBPyConnection  # the bundle's connection; threads query through ``con``
     rng: np.random.Generator
     incidents: list[dict[str, Any]] = field(default_factory=list)
     memo: dict = field(default_factory=dict)  # enumerators' shared cache of exploration results
@@ -46,14 +46,20 @@ class SynthContext:
     _prefetch: threading.Thread | None = None
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
-        """This thread's DuckDB cursor (UTC session), so evaluations can run SQL concurrently."""
+        """This thread's DuckDB cursor (UTC session): a DuckDB connection must not be used by two
+        threads at once, and enumeration, evaluation and rendering run on different threads."""
         cur = getattr(self._local, "cursor", None)
         if cur is None:
-            cur = self.con.cursor()
+            cur = self.root.cursor()
             cur.execute("SET TimeZone = 'UTC'")
             self._local.cursor = cur
             self._cursors.append(cur)
         return cur
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The calling thread's cursor (see ``cursor``)."""
+        return self.cursor()
 
     def prefetch(self) -> None:
         """Load every table's pandas frame in a background thread (under ``pandas_lock``) while
@@ -72,7 +78,7 @@ class SynthContext:
             self._prefetch.join()
         for cur in self._cursors:
             cur.close()
-        self.con.close()
+        self.root.close()
 
     def scalar(self, sql: str) -> Any:
         """First column of the first row of a query."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from tools.queries.render import answer_text
 
 MIN_PER_FAMILY = 12
 WORKERS = 2
+IN_FLIGHT = 2 * WORKERS  # evaluations running or queued ahead of the outcome being taken
 
 
 @dataclass
@@ -79,47 +80,60 @@ def _turns(pools: dict[str, list], seen: set[str]) -> Iterator[tuple[str, Candid
                 yield name, c
 
 
+def _family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> dict[str, list[Candidate]]:
+    """Every candidate of one family's templates, each template's list shuffled by seed."""
+    pools: dict[str, list[Candidate]] = {}
+    for name in sorted(templates):
+        t = templates[name]
+        if t.family == fam and quota:
+            cands = list(t.candidates(ctx))
+            order = ctx.rng.permutation(len(cands)) if cands else []
+            pools[name] = [cands[i] for i in order]
+    return pools
+
+
 def synthesize(ctx: SynthContext, n: int | None = None,
                progress: Callable[[int, int], None] | None = None) -> Suite:
     """Enumerate candidates per template, evaluate them in turns, keep each family's quota.
 
-    Candidates are judged WORKERS at a time (SQL on one thread overlaps pandas on another) but
-    taken strictly in turn order and rendered on this thread, so the suite is the same as a
-    one-by-one run: same bundle and seed, same bytes."""
+    Three things overlap, without changing the result: one thread enumerates the families'
+    candidates ahead, in family order (the only user of ``ctx.rng``, so its draws are the same as
+    a one-by-one run); WORKERS threads evaluate candidates, up to IN_FLIGHT ahead of the one being
+    taken; this thread takes outcomes strictly in turn order and renders them. Same bundle and
+    seed, same bytes."""
     templates = load_templates()
     suite = Suite(quotas=quotas(ctx, n))
     total = sum(suite.quotas.values())
     kept: list[Outcome] = []
     seen: set[str] = set()
-    with ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
+    with ThreadPoolExecutor(1, thread_name_prefix="chronoeval-enum") as ahead, \
+            ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
+        enumerated = {fam: ahead.submit(_family_pools, ctx, templates, fam, suite.quotas.get(fam, 0))
+                      for fam in FAMILIES}
         for fam in FAMILIES:
             quota = suite.quotas.get(fam, 0)
-            pools: dict[str, list] = {}
-            for name in sorted(templates):
-                t = templates[name]
-                if t.family == fam and quota:
-                    cands = list(t.candidates(ctx))
-                    order = ctx.rng.permutation(len(cands)) if cands else []
-                    pools[name] = [cands[i] for i in order]
-            turns = _turns(pools, seen)
+            turns = _turns(enumerated[fam].result(), seen)
+            window: deque[Future] = deque()
             got = 0
-            # a batch no larger than what is still needed (most candidates are kept on large worlds)
-            while got < quota and (batch := list(islice(turns, min(2 * WORKERS, max(WORKERS, quota - got))))):
-                # the whole batch finishes before this thread renders or enumerates again
-                outs = list(pool.map(lambda nc: evaluate(templates[nc[0]], nc[1], ctx, render=False), batch))
-                for o in outs:
-                    if got >= quota:
-                        break
-                    if o.disagreement:
-                        suite.disagreements.append(o)
-                    if not o.kept:
-                        suite.dropped.append(o)
-                        continue
-                    o.question = o.template.render(o.candidate, ctx)
-                    kept.append(o)
-                    got += 1
-                    if progress:
-                        progress(len(kept), total)
+            while got < quota:
+                while len(window) < IN_FLIGHT and (nc := next(turns, None)) is not None:
+                    window.append(pool.submit(evaluate, templates[nc[0]], nc[1], ctx, render=False))
+                if not window:
+                    break
+                o = window.popleft().result()
+                if o.disagreement:
+                    suite.disagreements.append(o)
+                if not o.kept:
+                    suite.dropped.append(o)
+                    continue
+                o.question = o.template.render(o.candidate, ctx)
+                kept.append(o)
+                got += 1
+                if progress:
+                    progress(len(kept), total)
+            for f in window:  # evaluations past the quota: their outcomes are not used
+                f.cancel()
+            wait(window)
             if got < quota:
                 suite.shortfall[fam] = quota - got
     suite.records = [_record(o, f"q{i:04d}", ctx) for i, o in enumerate(kept, 1)]

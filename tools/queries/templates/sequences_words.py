@@ -155,8 +155,9 @@ def transitions(ctx: SynthContext, src: Source, column: str) -> list[tuple[str, 
     evaluation), which is much cheaper than a window query on large tables."""
     key = ("seq_transitions", src.t.name, src.entity, column)
     if key not in ctx.memo:
-        s = stream(ctx.frames, src.spec("sequence_match", None, None, {}))
-        codes, uniq = labels(s, {"column": column})
+        with ctx.pandas_lock:  # the reference executor's caches are built under this lock
+            s = stream(ctx.frames, src.spec("sequence_match", None, None, {}))
+            codes, uniq = labels(s, {"column": column})
         same = (s.gid[1:] == s.gid[:-1]) & (codes[1:] != codes[:-1])
         pair = codes[:-1][same].astype(np.int64) * len(uniq) + codes[1:][same]
         vals, counts = np.unique(pair, return_counts=True)

@@ -59,7 +59,8 @@ def _stats(ctx: SynthContext, t: TableView, state: dict) -> StateInfo:
     key = ("states_stats", t.name, repr(sorted(state.items())))
     if key not in ctx.memo:
         q = base_spec("state_duration", t, params={"state": state})
-        s, e = ref.episodes(ctx.frames, q)
+        with ctx.pandas_lock:  # the reference executor's caches are built under this lock
+            s, e = ref.episodes(ctx.frames, q)
         closed = ~e.open
         pairs = []
         if closed.any():
