@@ -27,10 +27,12 @@ def _roles_table(result):
 
 
 def _check_output(path: Path, force: bool, what: str) -> None:
+    from tools.infer import InferError
+
+    if path.is_dir():
+        raise InferError(str(path), f"is a directory; give a {what} file path")
     if path.exists() and not force:
-        raise FileExistsError(17, "File exists", str(path))
-    if path.exists() and path.is_dir():
-        raise IsADirectoryError(21, f"is a directory; give a {what} file path", str(path))
+        raise InferError(str(path), "already exists; choose another path or pass --force to replace it")
 
 
 @app.command()

@@ -88,7 +88,8 @@ def _looks_like_time(series: pd.Series, name: str) -> bool:
     if len(sample) == 0:
         return False
     iso = np.mean([bool(_ISO_LIKE.match(v)) for v in sample])
-    return iso >= 0.9 or (bool(_TIME_NAME.search(name)) and np.mean([bool(_TIME_ONLY.search(v)) for v in sample]) > 0.5)
+    named = bool(_TIME_NAME.search(name))  # a time-like name: parse it, so bad values are reported, not ignored
+    return iso >= 0.9 or (named and (iso >= 0.5 or np.mean([bool(_TIME_ONLY.search(v)) for v in sample]) > 0.5))
 
 
 def time_candidates(frame: pd.DataFrame) -> list[str]:
