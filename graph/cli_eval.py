@@ -49,7 +49,10 @@ def _chat_model():
         from agents.models import get_chat_model
     except ImportError:  # the LLM resolution module is not installed in this checkout
         return None
-    return get_chat_model()
+    try:
+        return get_chat_model()
+    except ValueError as exc:  # LLMConfigError: CHRONOEVAL_MODEL names a model that cannot be set up
+        raise HarnessError(f"CHRONOEVAL_MODEL: {exc}") from None
 
 
 def _llm_sql_factory():

@@ -108,3 +108,31 @@ def test_cli_eval_runs_llm_sql_with_the_configured_model(bundle, tmp_path, monke
     s = json.loads((tmp_path / "r" / "summary.json").read_text())
     assert s["answers"] == len(recs) and s["cost"]["tokens_per_question"] == 110
     assert s["by_template"]  # scalar questions answered from SQL; the others are graded as they come
+
+
+def test_llm_sql_over_real_http_with_langchain_openai(bundle, tmp_path):
+    """The same agent with ChatOpenAI talking to a scripted OpenAI-compatible server on 127.0.0.1."""
+    from langchain_openai import ChatOpenAI
+
+    from tests.llm_server import ScriptedOpenAIServer, ToolCall
+
+    rec = scalar_records(bundle)[0]
+    with ScriptedOpenAIServer() as server:
+        tool_results = []
+
+        def respond(body):
+            tools = [m for m in body["messages"] if m["role"] == "tool"]
+            if not tools:
+                return ToolCall("run_sql", {"query": rec["gold_sql"]}, id="call_1")
+            tool_results.append(tools[-1]["content"])
+            return f"Answer: {tools[-1]['content'].splitlines()[1]}"
+
+        server.respond_with(respond)
+        model = ChatOpenAI(model="scripted", base_url=server.base_url, api_key="test", max_retries=0, timeout=10)
+        out = build_sql_agent(model)(rec["question"], build_context(bundle))
+        sent_tools = server.requests[0]["tools"]
+    assert [t["function"]["name"] for t in sent_tools] == ["run_sql"]
+    assert "TABLE" in server.requests[0]["messages"][0]["content"]
+    from tools.grade import grade_response
+
+    assert grade_response(rec, out).label == "correct", (out, tool_results)

@@ -106,3 +106,24 @@ def test_export_formats_write_into_a_fresh_directory(bundle, tmp_path):
     assert r.exit_code == 2 and "is not one of" in r.output
     r = run("export", bundle, "--format", "postgres")
     assert r.exit_code == 2 and "--dsn" in r.output
+
+
+def test_the_judge_grades_undecided_answers_when_a_model_is_configured(bundle, tmp_path, monkeypatch):
+    from tests.llm_server import ScriptedOpenAIServer
+
+    agent = tmp_path / "vague.py"
+    agent.write_text("import sys\nsys.stdin.read()\nprint('I saw 17 readings, 3 sensors and 2 zones.')\n")
+    with ScriptedOpenAIServer() as server:
+        server.respond_with(lambda body: {"verdict": "correct", "reason": "scripted judge"})
+        monkeypatch.setenv("CHRONOEVAL_MODEL", "scripted")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path / "cache"))
+        r = run("eval", bundle, "--agent", f"cmd:{sys.executable} {agent}", "--trials", "1", "-o", tmp_path / "r")
+        judged = server.calls
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (tmp_path / "r" / "responses.jsonl").read_text().splitlines()]
+    by_judge = [x for x in rows if x["graded_by"] == "judge"]
+    assert by_judge and judged >= 1
+    assert all(x["label"] == "correct" and "scripted judge" in x["detail"] for x in by_judge)
+    assert all(x["decided"] for x in rows if x["graded_by"] != "none")
