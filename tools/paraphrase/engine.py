@@ -63,7 +63,7 @@ def _window_styles(p: Persona) -> list[int]:
         return [2, 1, 3]
     if p.style == "perfect_grammar":
         return [1, 3, 0]
-    return [1, 3, 0, 2]
+    return [1, 3, 0]
 
 
 def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng: np.random.Generator) -> str:

@@ -83,7 +83,7 @@ def render_moment(hhmm: str, day: str, p: Persona, variant: int, anchor: date | 
     if p.dialect == "us":
         return [f"{mon} {d.day}, {d.year} at {t} UTC", f"{t} UTC on {short} {d.day}, {d.year}"][variant % 2]
     if p.dialect == "in":
-        return [f"{_ordinal(d.day)} {mon} {d.year}, {t} UTC", f"{t} UTC on {_ordinal(d.day)} {short} {d.year}"][variant % 2]
+        return [f"{_ordinal(d.day)} {mon} {d.year} at {t} UTC", f"{t} UTC on {_ordinal(d.day)} {short} {d.year}"][variant % 2]
     return [f"{d.day} {mon} {d.year} at {t} UTC", f"{t} UTC on {d.day} {short} {d.year}"][variant % 2]
 
 
