@@ -6,3 +6,4 @@ the module's import here.
 import graph.cli_eval  # noqa: F401
 from graph import cli_memory  # noqa: F401
 from graph import cli_infer  # noqa: F401
+from graph import cli_paraphrase  # noqa: F401
