@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 
 import numpy as np
@@ -55,8 +56,9 @@ class Profile:
     def by_role(self, role: str) -> list[str]:
         return [c.name for c in self.columns.values() if c.role == role]
 
-    @property
+    @cached_property
     def sorted_frame(self) -> pd.DataFrame:
+        """The rows sorted by entity, then time (computed once)."""
         return self.table.frame.iloc[self.order].reset_index(drop=True)
 
 
@@ -136,7 +138,8 @@ def profile_table(table: Table) -> Profile:
     f = table.frame
     time = table.time.column if table.time else None
     sort_cols = [*keys, *([time] if time else [])]
-    order = np.lexsort([f[c].to_numpy() for c in reversed(sort_cols)]) if sort_cols else np.arange(len(f))
+    arrays = [seconds(f[c]) if c == time else pd.factorize(f[c], sort=True)[0] for c in reversed(sort_cols)]
+    order = np.lexsort(arrays) if sort_cols else np.arange(len(f))
     sf = f.iloc[order].reset_index(drop=True)
     if keys:
         codes = sf.groupby(keys, sort=False).ngroup().to_numpy()
@@ -145,6 +148,7 @@ def profile_table(table: Table) -> Profile:
     same = np.r_[False, codes[1:] == codes[:-1]]
     entities = int(codes.max()) + 1 if len(codes) else 0
     prof = Profile(table, keys, entities, warnings=list(warnings), order=order, entity_codes=codes)
+    prof.__dict__["sorted_frame"] = sf  # seed the cached property: the sort is the costly part
     for c in f.columns:
         s = sf[c]
         miss, distinct = float(s.isna().mean()), int(s.nunique())

@@ -1,0 +1,112 @@
+"""Benchmark: infer a spec from 1M sample rows (the issue's budget: at most 20 s).
+
+Generates a telecom-shaped world with tools.generate (cells with a visible state column, four
+measurements, a relation to a links table; about ``--rows`` rows in the cell table), writes it as
+Parquet (or CSV with --csv) to a temp directory, then times ``tools.infer.infer`` on those files:
+once without the fidelity report (profile + fits) and once with it (plus regeneration and comparison).
+
+    python bench/bench_infer.py [--rows 1000000] [--csv]
+
+The last line is: rows=<n> infer_s=<s> with_fidelity_s=<s> (budget 20 s)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SPEC = """
+name: bench_infer
+seed: 1
+start: "2026-01-05T00:00:00Z"
+horizon: {horizon}
+entities:
+  - name: link
+    table: links
+    id: {{column: Device_ID, format: "RTR_{{i:03d}}"}}
+    count: 40
+    attributes:
+      - {{name: Interface_ID, dist: {{kind: categorical, values: {{eth0: 0.5, eth1: 0.5}}}}}}
+    emission: {{kind: periodic, cadence: 15m, timestamp_column: Timestamp}}
+    measurements:
+      - {{name: Latency_ms, base: 12, noise: {{kind: iid, sigma: 1}}, bounds: [0, null], decimals: 2}}
+  - name: cell
+    table: cells
+    id: {{column: Cell_ID, format: "CELL_{{i}}"}}
+    count: {cells}
+    attributes:
+      - {{name: Transport_Device_ID, dist: {{kind: foreign_key, entity: link}}}}
+      - {{name: Base_Station_ID, dist: {{kind: categorical, values: {{eNB_001: 0.4, gNB_001: 0.6}}}}}}
+      - {{name: Location_Lat, dist: {{kind: uniform, low: 40, high: 41, decimals: 6}}}}
+    emission: {{kind: periodic, cadence: 15m, timestamp_column: Timestamp}}
+    states:
+      column: cell_state
+      initial: normal
+      states:
+        normal: {{dwell: {{kind: exponential, mean: 1d}}}}
+        degraded: {{dwell: {{kind: lognormal, median: 1h, sigma: 0.6}}}}
+      transitions: {{normal: {{degraded: 1.0}}, degraded: {{normal: 1.0}}}}
+    measurements:
+      - name: DL_PRB_Utilization
+        base: 61
+        seasonality: [{{period: 1d, amplitude: 26, peak: 14h45m}}]
+        noise: {{kind: ar, phi: [0.8], sigma: 2.6}}
+        bounds: [0, 100]
+        decimals: 2
+      - {{name: RRC_ConnEstabAtt, base: 123, noise: {{kind: poisson}}, bounds: [0, null]}}
+      - name: Cell_Availability
+        base: 99.5
+        noise: {{kind: iid, sigma: 0.02}}
+        states: {{degraded: {{shift: -1.5}}}}
+        bounds: [0, 100]
+        decimals: 3
+      - {{name: Packet_Loss_Percent, base: 0.5, noise: {{kind: iid, sigma: 0.1}}, bounds: [0, 100], decimals: 3}}
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=1_000_000, help="rows of the cell table (about)")
+    ap.add_argument("--csv", action="store_true", help="write and read CSV instead of Parquet")
+    args = ap.parse_args()
+
+    import pandas as pd
+
+    from tools.generate import generate_bundle
+    from tools.infer import infer
+    from tools.spec import parse_spec_text
+
+    ticks = 96 * 7  # one week of 15-minute rows per cell
+    cells = max(10, round(args.rows / ticks))
+    spec = parse_spec_text(SPEC.format(horizon="7d", cells=cells))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "bundle"
+        generate_bundle(spec, out)
+        files = [out / "data" / "links.parquet", out / "data" / "cells.parquet"]
+        if args.csv:
+            csvs = []
+            for f in files:
+                p = Path(tmp) / f"{f.stem}.csv"
+                pd.read_parquet(f).to_csv(p, index=False)
+                csvs.append(p)
+            files = csvs
+        rows = len(pd.read_parquet(out / "data" / "cells.parquet"))
+        began = time.perf_counter()
+        result, _ = infer(files, fidelity=False)
+        infer_s = time.perf_counter() - began
+        began = time.perf_counter()
+        result, _ = infer(files, fidelity=True)
+        full_s = time.perf_counter() - began
+    ok = sum(r.ok for r in result.fidelity)
+    print(f"relations: {[str(r) for r in result.relations]}; fidelity {ok}/{len(result.fidelity)} pass")
+    print(f"rows={rows} infer_s={infer_s:.2f} with_fidelity_s={full_s:.2f} (budget 20 s)")
+
+
+if __name__ == "__main__":
+    main()
