@@ -163,16 +163,30 @@ def _cache_put(key: str, value: dict) -> None:
         pass
 
 
-def is_connection_error(exc: BaseException) -> bool:
-    """True for 'could not reach the server' errors (openai, httpx), not for HTTP error statuses."""
-    try:
-        import openai
+def _chain(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and e not in out:
+        out.append(e)
+        e = e.__cause__ or e.__context__
+    return out
 
-        if isinstance(exc, openai.APIConnectionError):
-            return True
-    except ImportError:  # pragma: no cover - openai is a dependency
-        pass
-    return type(exc).__name__ in {"ConnectError", "ConnectTimeout", "ReadTimeout", "TimeoutException"}
+
+def is_connection_error(exc: BaseException) -> bool:
+    """True for 'could not reach the server' errors (connection refused, DNS, timeouts), looking
+    through the exception chain (LangChain re-raises the openai/httpx errors)."""
+    import openai
+
+    return any(isinstance(e, openai.APIConnectionError) or type(e).__name__ in
+               {"ConnectError", "ConnectTimeout", "ReadTimeout", "TimeoutException", "OpenAITimeoutError"}
+               for e in _chain(exc))
+
+
+def status_error(exc: BaseException) -> BaseException | None:
+    """The HTTP error status behind ``exc`` (the server answered 4xx/5xx), if any."""
+    import openai
+
+    return next((e for e in _chain(exc) if isinstance(e, openai.APIStatusError)), None)
 
 
 def unavailable_message(model: Any, exc: BaseException) -> str:
@@ -231,12 +245,12 @@ def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, ret
             if is_connection_error(exc):
                 _count(failures=1)
                 raise LLMUnavailable(unavailable_message(model, exc)) from exc
-            if type(exc).__name__.endswith(("StatusError", "ServerError", "RateLimitError", "AuthenticationError",
-                                            "NotFoundError", "PermissionDeniedError", "BadRequestError")):
+            http = status_error(exc)
+            if http is not None:
                 _count(failures=1)
                 if notes is not None:
-                    notes.append(f"{purpose or 'LLM call'}: the server answered with an error ({type(exc).__name__}: "
-                                 f"{str(exc)[:160]}); used the deterministic path")
+                    notes.append(f"{purpose or 'LLM call'}: the server answered with an error ({type(http).__name__}: "
+                                 f"{str(http)[:160]}); used the deterministic path")
                 return None
             error = str(exc)[:500]
             content = getattr(raw, "content", "") if raw is not None else ""

@@ -1,0 +1,41 @@
+"""Shared pytest fixtures.
+
+- Every test runs offline with a private LLM cache unless it asks otherwise: CHRONOEVAL_MODEL=none,
+  CHRONOEVAL_CACHE_DIR under the test's tmp dir (no test ever reaches a network address but 127.0.0.1).
+- ``openai_server``: a started scripted OpenAI-compatible server (tests/llm_server.py) on 127.0.0.1;
+  script replies with ``.script(...)``, ``.fail_with(500)``, ``.malformed_json()``, ``.delay(s)``,
+  ``.respond_with(fn)``; inspect ``.requests``.
+- ``llm_env``: the same server configured as the chronoeval LLM (CHRONOEVAL_MODEL=openai:scripted,
+  OPENAI_BASE_URL, OPENAI_API_KEY, no client retries, 10 s timeout) with the usage counters reset.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.llm_server import ScriptedOpenAIServer
+
+
+@pytest.fixture(autouse=True)
+def _offline_llm(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("CHRONOEVAL_MODEL", "none")
+    monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path_factory.mktemp("llm-cache")))
+
+
+@pytest.fixture
+def openai_server():
+    with ScriptedOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def llm_env(openai_server, monkeypatch):
+    from agents.models import reset_usage
+
+    monkeypatch.setenv("CHRONOEVAL_MODEL", "openai:scripted")
+    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("CHRONOEVAL_LLM_RETRIES", "0")
+    monkeypatch.setenv("CHRONOEVAL_LLM_TIMEOUT", "10")
+    reset_usage()
+    return openai_server
