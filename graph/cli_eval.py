@@ -173,12 +173,21 @@ def _print_summary(s: dict) -> None:
 
 
 @app.command()
-def report(run: Annotated[Path, typer.Argument(metavar="RUN", help="A run directory made by chronoeval eval.")]) -> None:
+def report(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="A run directory made by chronoeval eval.")],
+    regrade: Annotated[bool, typer.Option("--regrade", help="Grade the recorded answers again (current grader; "
+                                          "the judge when CHRONOEVAL_MODEL is set).")] = False,
+) -> None:
     """Recompute RUN/summary.json and rewrite report.md, report.html and the figures."""
     with errors():
         from graph.console import print_ok
-        from tools.harness import write_report
+        from tools.harness import load_run, write_report
+        from tools.harness.runner import regrade as regrade_run
 
+        if regrade:
+            load_run(run)
+            changed = regrade_run(run, judge=_judge())
+            print_ok(f"regraded {run / 'responses.jsonl'}: {changed} label(s) changed")
         s = write_report(run)
         _print_summary(s)
         print_ok(f"{run / 'report.md'}, {run / 'report.html'}")

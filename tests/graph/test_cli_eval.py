@@ -55,6 +55,17 @@ def test_rerunning_the_same_command_resumes_and_asks_nothing_twice(bundle, tmp_p
     assert len(lines) == len({(json.loads(x)["id"], json.loads(x)["trial"]) for x in lines})
 
 
+def test_report_regrade_grades_recorded_answers_again(bundle, tmp_path):
+    assert run("eval", bundle, "--agent", "oracle", "--trials", "1", "-o", tmp_path / "r").exit_code == 0
+    path = tmp_path / "r" / "responses.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    rows[0]["label"] = "incorrect"  # as an older, buggier grader would have left it
+    path.write_text("".join(json.dumps(x) + "\n" for x in rows))
+    r = run("report", tmp_path / "r", "--regrade")
+    assert r.exit_code == 0 and "1 label(s) changed" in r.output, r.output
+    assert json.loads((tmp_path / "r" / "summary.json").read_text())["accuracy"] == 1.0
+
+
 def test_cmd_agent_on_parquet_and_csv_backends(bundle, tmp_path):
     agent = tmp_path / "agent.py"
     agent.write_text("import os, sys\nsys.stdin.read()\nprint(os.environ['CHRONOEVAL_BACKEND'], "

@@ -189,3 +189,20 @@ def run_suite(records: list[dict], agent: Agent, context: AgentContext, run_dir:
     pool.shutdown(wait=True)
     writer.close()
     return RunResult(run_dir, len(tasks), kept, total)
+
+
+def regrade(run_dir: Path, judge: Judge | None = None) -> int:
+    """Grade every recorded answer again (a newer grader, or a judge configured since the run) and
+    rewrite responses.jsonl atomically; returns how many labels changed."""
+    run_dir = Path(run_dir)
+    records = {r["id"]: r for r in (json.loads(x) for x in (run_dir / "suite.jsonl").read_text().splitlines() if x)}
+    rows, changed = [], 0
+    for row in load_responses(run_dir, repair=True):
+        g = grade_response(records[row["id"]], row["response"], error=row["error"], judge=judge)
+        new = {**row, "label": g.label, "detail": g.detail, "decided": g.decided, "graded_by": g.graded_by,
+               "parsed": g.parsed, "f1": g.f1,
+               "naive_match": _naive_match(records[row["id"]], row["response"], g.label)}
+        changed += new["label"] != row["label"]
+        rows.append(new)
+    atomic_write_text(run_dir / RESPONSES, "".join(json.dumps(r, default=str) + "\n" for r in rows))
+    return changed

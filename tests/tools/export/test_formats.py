@@ -11,6 +11,7 @@ import textwrap
 
 import duckdb
 import pandas as pd
+import pytest
 import yaml
 
 from tools.export import export_bundle
@@ -35,6 +36,7 @@ INSPECT_RUN = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_inspect_dataset_runs_in_inspect_with_the_mockllm_model(export_bundle_dir, export_records, tmp_path):
     out = tmp_path / "inspect"
     out.mkdir()

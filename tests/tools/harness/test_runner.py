@@ -94,6 +94,7 @@ RUNNER = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.slow
 def test_a_run_killed_with_sigkill_resumes_with_every_question_exactly_once(iot_bundle, iot_records, tmp_path):
     mod = tmp_path / "stub_agent.py"
     mod.write_text(AGENT_MODULE)
