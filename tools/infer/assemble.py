@@ -117,10 +117,12 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
         periodic = p.emission == "periodic"
         cadence = format_duration(p.cadence) if periodic else None
         emission = Emission(kind=p.emission, cadence=cadence, timestamp_column=tcol,
+                            jitter=format_duration(p.jitter) if periodic and p.jitter else "0s",
                             missing_rate=round(min(p.missing_rate, 0.99), 4) if p.missing_rate >= 0.001 else 0.0)
         gap = f"cadence {format_duration(p.cadence)}" if periodic else f"median gap {format_duration(p.cadence)}"
+        late = f", rows up to {format_duration(p.jitter)} after each tick" if p.jitter else ""
         tf.comments[f"entities[{index}].emission"] = [
-            f"{p.emission}: {gap} ({p.regularity:.0%} of gaps on the grid), missing rate {p.missing_rate:.1%}"]
+            f"{p.emission}: {gap} ({p.regularity:.0%} of gaps on the grid{late}), missing rate {p.missing_rate:.1%}"]
         if states:
             cols = [c for c in p.columns.values() if c.role in ("state",)]
             tf.comments[f"entities[{index}].states"] = [
@@ -174,7 +176,8 @@ def time_frame(profiles: list[Profile]) -> tuple[float, float]:
     for p in profiles:
         if p.emission:
             t = seconds(p.table.frame[p.table.time.column])
-            lo.append(float(t.min()))
+            first = float(t.min())
+            lo.append(first - first % p.cadence if p.jitter else first)  # a jittered grid starts on a tick
             hi.append(float(t.max()) + (p.cadence or 0.0))
     if not lo:
         return datetime(2026, 1, 1, tzinfo=UTC).timestamp(), 3 * 86400.0

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from tools.infer.profile import Profile, seconds
+from tools.infer.profile import Profile, grid, seconds
 from tools.spec.durations import format_duration
 from tools.spec.model import Spec
 
@@ -126,13 +126,16 @@ def transition_distance(orig: pd.Series, gen: pd.Series) -> float:
     return dist / total if total else 0.0
 
 
-def _cadence(frame: pd.DataFrame, keys: list[str], time: str) -> float:
+def _cadence(frame: pd.DataFrame, keys: list[str], time: str, periodic: bool) -> float:
+    """The grid cadence (periodic, jitter allowed) or the median gap between an entity's rows."""
     f = frame.sort_values([*keys, time], kind="stable")
     t = seconds(f[time])
     ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), int)
     gaps = np.diff(t)[ent[1:] == ent[:-1]]
     gaps = gaps[gaps > 0]
-    return float(np.median(gaps)) if gaps.size else 0.0
+    if not gaps.size:
+        return 0.0
+    return grid(t, gaps)[0] if periodic else float(np.median(gaps))
 
 
 def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0) -> list[FidelityRow]:
@@ -151,7 +154,8 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0) -> list[Fi
                                 0.0, f"{p.entities} vs {len(g.groupby(gkeys))}"))
         if p.emission:
             time = p.table.time.column
-            oc, gc = _cadence(f, okeys, time), _cadence(g, gkeys, time)
+            periodic = p.emission == "periodic"
+            oc, gc = _cadence(f, okeys, time, periodic), _cadence(g, gkeys, time, periodic)
             rel = abs(gc - oc) / oc if oc else 0.0
             rows.append(FidelityRow(p.name, time, "cadence", rel, 0.0 if p.emission == "periodic" else CADENCE_REL,
                                     f"{format_duration(oc)} vs {format_duration(gc) if gc else 'none'}"))

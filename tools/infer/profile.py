@@ -44,6 +44,7 @@ class Profile:
     emission: str | None = None          # periodic, on_transition, or None (static table)
     cadence: float | None = None         # seconds between rows (periodic) or median gap (events)
     regularity: float = 0.0              # share of gaps that are whole multiples of the cadence
+    jitter: float = 0.0                  # seconds rows may lag their grid tick (periodic)
     missing_rate: float = 0.0            # share of expected periodic rows that are absent
     warnings: list[str] = field(default_factory=list)
     order: np.ndarray | None = None      # row order sorted by entity then time
@@ -192,6 +193,27 @@ def seconds(t: pd.Series) -> np.ndarray:
     return pd.DatetimeIndex(t).as_unit("s").asi8
 
 
+NICE_CADENCES = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+
+
+def grid(sec: np.ndarray, gaps: np.ndarray) -> tuple[float, float, float]:
+    """(cadence, share of gaps on the grid, jitter): the most common gap when most gaps are its whole
+    multiples; else the nearest round cadence when rows sit just after its wall-clock ticks (jitter)."""
+    values, counts = np.unique(gaps, return_counts=True)
+    mode = float(values[np.argmax(counts)])
+    regular = float(np.mean(np.abs(gaps / mode - np.rint(gaps / mode)) < 0.01)) if mode > 0 else 0.0
+    if regular >= 0.9:
+        return mode, regular, 0.0
+    med = float(np.median(gaps))
+    nice = float(min(NICE_CADENCES, key=lambda c: abs(np.log(med / c))))
+    late = float(np.quantile(sec % nice, 0.99))
+    if abs(med / nice - 1) > 0.2 or late >= nice / 2:
+        return mode, regular, 0.0
+    tol = late / nice + 0.01
+    on_grid = float(np.mean(np.abs(gaps / nice - np.rint(gaps / nice)) <= tol))
+    return nice, on_grid, float(np.ceil(late) + 1)
+
+
 def _cadence(prof: Profile, t: pd.Series, codes: np.ndarray, same: np.ndarray) -> None:
     """Periodic (a regular grid the entities live through) or event-driven rows, and the missing rate."""
     sec = seconds(t)
@@ -202,9 +224,7 @@ def _cadence(prof: Profile, t: pd.Series, codes: np.ndarray, same: np.ndarray) -
         prof.warnings.append("one row per entity: not a time series; read as a dimension table (the time column "
                              "is dropped, spec attributes cannot hold timestamps)")
         return
-    values, counts = np.unique(gaps, return_counts=True)
-    mode = float(values[np.argmax(counts)])
-    regular = float(np.mean(np.abs(gaps / mode - np.rint(gaps / mode)) < 0.01)) if mode > 0 else 0.0
+    mode, regular, jitter = grid(sec, gaps)
     first = np.r_[True, ~same[1:]]
     t0 = sec[first]
     t1 = np.r_[sec[np.flatnonzero(first)[1:] - 1], sec[-1]]
@@ -212,7 +232,7 @@ def _cadence(prof: Profile, t: pd.Series, codes: np.ndarray, same: np.ndarray) -
     lives_through = float(np.mean((t1 - t0) >= 0.8 * span))
     prof.regularity = regular
     if regular >= 0.9 and lives_through >= 0.8:
-        prof.emission, prof.cadence = "periodic", mode
+        prof.emission, prof.cadence, prof.jitter = "periodic", mode, jitter
         expected = ((t1 - t0) // mode + 1).sum()
         prof.missing_rate = max(0.0, 1.0 - len(sec) / max(expected, 1)) if expected else 0.0
     else:

@@ -11,7 +11,7 @@ import pytest
 
 from tools.generate import generate_bundle
 from tools.infer import infer
-from tools.spec import parse_spec_text
+from tools.spec import parse_duration, parse_spec_text
 
 KNOWN = textwrap.dedent("""
     name: roundtrip
@@ -88,7 +88,7 @@ KNOWN = textwrap.dedent("""
         attributes:
           - {name: Transport_Device_ID, dist: {kind: foreign_key, entity: transport_link}}
           - {name: Base_Station_ID, dist: {kind: categorical, values: {eNB_001: 0.5, gNB_001: 0.5}}}
-        emission: {kind: periodic, cadence: 15m, timestamp_column: Timestamp}
+        emission: {kind: periodic, cadence: 15m, timestamp_column: Timestamp, jitter: 40s, missing_rate: 0.05}
         measurements:
           - name: RRC_ConnEstabAtt
             base: 120
@@ -121,6 +121,10 @@ def test_same_roles_relations_and_cadence(roundtrip):
     assert profiles["transport_link"].keys == ["Device_ID"] and profiles["cell_site"].keys == ["Cell_ID"]
     for t in ("transport_link", "cell_site"):
         assert profiles[t].emission == "periodic" and profiles[t].cadence == 900
+    assert profiles["transport_link"].missing_rate == 0 and profiles["transport_link"].jitter == 0
+    cells = result.spec.entity("cell_site").emission
+    assert cells.missing_rate == pytest.approx(0.05, abs=0.01)
+    assert 35 <= parse_duration(cells.jitter) <= 41  # rows lag their tick by 0..39 s
     assert {str(r) for r in result.relations} == {"sessions.user_id -> users.user_id",
                                                   "cell_site.Transport_Device_ID -> transport_link.Device_ID"}
     roles = {p.name: {c.name: c.role for c in p.columns.values()} for p in result.profiles}
