@@ -159,6 +159,8 @@ _YES = re.compile(r"^\W*(yes|true|correct|affirmative|indeed)\b", re.I)
 _NO = re.compile(r"^\W*(no|false|none|not|nope|never)\b", re.I)
 _NEG = re.compile(r"\b(?:did not|didn't|does not|doesn't|was not|wasn't|were not|weren't|there (?:is|was|were|are) no|"
                   r"no (?:such|sensor|reading|session|entity)|none of)\b", re.I)
+# 'Yes'/'No' standing alone ('Based on the data, Yes (ratio 3.2)'), not 'no readings'
+_YESNO_WORD = re.compile(r"\b(yes|no)\b(?=\s*(?:[(\-,.;:!]|$))", re.I | re.M)
 _POS = re.compile(r"\b(?:there (?:is|was|were|are) (?:at least|some|an?|\d)|did have|does have)\b", re.I)
 
 
@@ -169,6 +171,9 @@ def read_bool(text: str) -> bool | None:
             return True
         if _NO.search(t):
             return False
+    standalone = {m.group(1).lower() for m in _YESNO_WORD.finditer(text)}
+    if len(standalone) == 1:
+        return standalone.pop() == "yes"
     neg, pos = bool(_NEG.search(text)), bool(_POS.search(text))
     return None if neg == pos else pos
 

@@ -110,9 +110,8 @@ def _items(text: str) -> list[str]:
     if payload:
         return [f"{k}: {v}" for k, v in payload]
     lines = [ln for ln in text.splitlines() if ln.strip() and not re.fullmatch(r"[\s|:\-]+", ln)]
-    if len(lines) > 1:
-        return lines
-    return re.split(r";\s*|,\s+(?=\D)|\s+\d+[.)]\s+", text)
+    # an inline ranking ('1. a (3), 2. b (2)') may share a line with other text
+    return [p for ln in lines for p in re.split(r";\s*|,\s+(?=\D)|\s+\d+[.)]\s+", ln)]
 
 
 def match_ranking(text: str, expected: list, tol: dict, *, question: str = "") -> Verdict:

@@ -24,7 +24,7 @@ _REFUSAL = re.compile(
     r"^\W*(?:i(?:'m| am)? (?:sorry|unable|not able)|i (?:can ?not|can't|cannot|won't|do not have|don't have)|"
     r"as an ai|sorry,|unfortunately,? i|i'm afraid|no idea\b|not sure\b|unknown\W*$|n/a\W*$|i (?:don't|do not) know)",
     re.I)
-_MARKER = re.compile(r"(?:final answer|answer|result)\s*(?:is)?\s*[:=]\s*", re.I)
+_MARKER = re.compile(r"(?:final answer|answer|result)\s*(?:is\s*[:=]?|[:=])\s*", re.I)
 _NUMBER = re.compile(
     r"(?<![\w.\-])(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-−+]?\.\d+)"
     r"(?!\.\d)(?!_)(?!,\d{3})"
@@ -75,7 +75,7 @@ def is_garbage(text: str) -> bool:
     """A traceback, binary noise or a response with almost no letters or digits."""
     if "Traceback (most recent call last)" in text or "\x00" in text:
         return True
-    visible = [c for c in text if not c.isspace()]
+    visible = [c for c in text if not c.isspace() and c not in "*_`#|"]  # markdown is not noise
     return bool(visible) and sum(c.isalnum() for c in visible) < 0.3 * len(visible)
 
 
