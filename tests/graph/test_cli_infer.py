@@ -41,7 +41,7 @@ def test_infer_writes_spec_and_report(tmp_path):
                  "-o", out, "--report", report, "--name", "shop")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "detected roles" in result.stdout and "relation: ecommerce_sessions_data.user_id" in result.stdout
-    assert "fidelity: 12 of 12 checks pass" in result.stdout
+    assert "fidelity: 13 of 13 checks pass" in result.stdout  # 12 columns and tables + children per user
     spec = load_spec(out)
     assert spec.name == "shop" and [e.name for e in spec.entities] == ["ecommerce_users_data", "ecommerce_sessions_data"]
     text = report.read_text()

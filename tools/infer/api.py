@@ -12,6 +12,7 @@ from tools.infer.profile import Profile, profile_table
 from tools.infer.read import load_table
 from tools.infer.relations import Relation, detect_relations
 from tools.infer.render import render_spec
+from tools.infer.skew import add_relation_weights
 from tools.spec.model import Spec
 
 
@@ -73,6 +74,7 @@ def infer_from_tables(paths: list[str | Path], *, name: str = "inferred", seed: 
     for i, p in enumerate(profiles):
         tell(f"fitting {p.name}")
         fits.append(fit_table(p, relations, by, start, seed, i))
+    add_relation_weights(fits, relations)
     spec = build_spec(name, fits, start, horizon, seed)
     notes = [f"{p.name}: {w}" for p in profiles for w in p.warnings]
     notes += [f"{p.name}: {n}" for p in profiles for n in (p.table.time.notes if p.table.time else [])]

@@ -11,6 +11,7 @@ import pandas as pd
 from scipy import stats
 
 from tools.infer.profile import Profile, grid, seconds
+from tools.infer.skew import children_per_parent
 from tools.spec.durations import format_duration
 from tools.spec.model import Spec
 
@@ -138,10 +139,22 @@ def _cadence(frame: pd.DataFrame, keys: list[str], time: str, periodic: bool) ->
     return grid(t, gaps)[0] if periodic else float(np.median(gaps))
 
 
-def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0) -> list[FidelityRow]:
-    """Compare every fitted column of every table with data regenerated from ``spec``."""
+def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations: list | None = None) -> list[FidelityRow]:
+    """Compare every fitted column of every table (and the children per parent of each relation) with
+    data regenerated from ``spec``."""
     gen = regenerate(spec, seed)
     rows: list[FidelityRow] = []
+    by = {p.name: p for p in profiles}
+    for r in relations or []:
+        c, par = by[r.child], by[r.parent]
+        ce, pe = spec.entity(r.child), spec.entity(r.parent)
+        orig = children_per_parent(c.table.frame, c.keys, r.columns, par.table.frame, par.keys)
+        new = children_per_parent(gen[r.child], [ce.id.column], [r.columns[0]], gen[pe.static_table_name or r.parent],
+                                  [pe.id.column])
+        floor = sampling_floor(orig.size, new.size)
+        rows.append(FidelityRow(r.child, "+".join(r.columns), "KS children per parent",
+                                ks(pd.Series(orig), pd.Series(new), seed), round(max(KS_MAX, floor), 3),
+                                f"mean {orig.mean():.2f} vs {new.mean():.2f}, max {orig.max()} vs {new.max()}"))
     for p in profiles:
         g = gen.get(p.name)
         if g is None:

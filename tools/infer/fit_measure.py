@@ -103,7 +103,8 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         state = None
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(v.size, OLS_SAMPLE, replace=False)) if v.size > OLS_SAMPLE else slice(None)
-    seasonal, trend = span >= DAY, span >= DAY
+    cumulative = kind == "cumulative counter"  # grows by construction: always a trend, however short the span
+    seasonal, trend = span >= DAY, span >= DAY or (cumulative and span > 0)
     X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states, seasonal, trend)
     y = v[pick]
     coef = np.linalg.lstsq(X, y, rcond=None)[0]
@@ -112,7 +113,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     resid_sd = float(np.std((y - X @ coef)[inlier])) or 1e-9
     keep_seasonal = seasonal and max(math.hypot(coef[cols.index(f"cos{k}")], coef[cols.index(f"sin{k}")])
                                      for k in ("1d", "12h")) >= 0.2 * resid_sd
-    keep_trend = trend and abs(coef[cols.index("trend")]) * span / DAY >= 0.5 * resid_sd
+    keep_trend = trend and (cumulative or abs(coef[cols.index("trend")]) * span / DAY >= 0.5 * resid_sd)
     if keep_seasonal != seasonal or keep_trend != trend:
         X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states,
                           keep_seasonal, keep_trend)

@@ -62,5 +62,5 @@ def infer(files: list[str | Path], ddl: str | Path | None = None, *, name: str =
     if fidelity and result.profiles:
         if progress:
             progress("regenerating for the fidelity report")
-        result.fidelity = fidelity_rows(result.spec, result.profiles, seed)
+        result.fidelity = fidelity_rows(result.spec, result.profiles, seed, result.relations)
     return result, render_report(result, result.fidelity)
