@@ -1,13 +1,27 @@
 """Running agents-under-test on a suite: adapters, data backends, the resumable trial runner,
-reference agents (oracle, naive), metrics, reports and plots."""
+reference agents (oracle, naive), metrics, reports and plots.
 
-from tools.harness.adapters import Agent, Reply, resolve_agent
-from tools.harness.context import AgentContext, HarnessError, build_context
-from tools.harness.metrics import pass_at_k, summarize
-from tools.harness.reference import reference_agents, render_answer
-from tools.harness.report import compare_runs, load_run, write_report
-from tools.harness.runner import RunResult, load_responses, run_suite
+Names are imported lazily (PEP 562): the CLI imports ``tools.harness.context`` at start-up and
+must not pay for matplotlib or the generator."""
 
-__all__ = ["Agent", "AgentContext", "HarnessError", "Reply", "RunResult", "build_context", "compare_runs",
-           "load_responses", "load_run", "pass_at_k", "reference_agents", "render_answer", "resolve_agent",
-           "run_suite", "summarize", "write_report"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {
+    "Agent": "adapters", "Reply": "adapters", "resolve_agent": "adapters",
+    "AgentContext": "context", "HarnessError": "context", "build_context": "context",
+    "pass_at_k": "metrics", "summarize": "metrics",
+    "reference_agents": "reference", "render_answer": "reference",
+    "compare_runs": "report", "load_run": "report", "write_report": "report",
+    "RunResult": "runner", "load_responses": "runner", "run_suite": "runner",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'tools.harness' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"tools.harness.{_WHERE[name]}"), name)

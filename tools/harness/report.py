@@ -7,7 +7,6 @@ import html
 import json
 from pathlib import Path
 
-from tools.generate.atomic import atomic_write_text
 from tools.harness import plots
 from tools.harness.context import HarnessError
 from tools.harness.metrics import summarize
@@ -138,3 +137,10 @@ def compare_runs(run_dirs: list[Path]) -> str:
     lines = ["| metric | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
     lines += [f"| {k} | " + " | ".join(v.get(c, "n/a") for c in cols) + " |" for k, v in rows.items()]
     return "\n".join(lines) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """tools.generate.atomic.atomic_write_text, imported on first use (tools.generate is heavy)."""
+    from tools.generate.atomic import atomic_write_text as write
+
+    write(path, text)

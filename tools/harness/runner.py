@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tools.generate.atomic import atomic_write_text
 from tools.grade import Judge, grade_response
 from tools.harness.adapters import Agent, invoke
 from tools.harness.context import AgentContext, HarnessError
@@ -206,3 +205,10 @@ def regrade(run_dir: Path, judge: Judge | None = None) -> int:
         rows.append(new)
     atomic_write_text(run_dir / RESPONSES, "".join(json.dumps(r, default=str) + "\n" for r in rows))
     return changed
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """tools.generate.atomic.atomic_write_text, imported on first use (tools.generate is heavy)."""
+    from tools.generate.atomic import atomic_write_text as write
+
+    write(path, text)
