@@ -1,0 +1,55 @@
+"""The domain draft: what a plain-language description says about a domain, before it is a spec.
+
+The schema-inference agent produces a ``DomainDraft`` (offline with the rules in
+``tools.describe.extract``, or as an LLM's structured output); the spec writer turns it into a
+valid spec (``tools.describe.compose``). ``evidence`` records which words each part came from, so
+the build report can say what was taken from the user's text and what was a default.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+MeasurementKind = Literal["gauge", "percent", "latency", "counter", "rate", "output"]
+
+
+class MeasurementDraft(BaseModel):
+    """One measured value, named as the user named it (``power_output``)."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    words: str = ""  # the user's words for it ("power output")
+
+
+class AttributeDraft(BaseModel):
+    """A static attribute of the entity (``region`` with its values, if the text gave them)."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    values: list[str] = []
+    words: str = ""
+
+
+class EntityDraft(BaseModel):
+    """The thing that reports the time series (``turbine``), with what it reports."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    plural: str
+    count: int | None = Field(default=None, gt=0)
+    states: list[str] = []
+    measurements: list[MeasurementDraft] = []
+    attributes: list[AttributeDraft] = []
+    cadence: str | None = None  # "10m"; None = the default for the domain
+    event_driven: bool = False  # one row per state change (an event log) instead of a cadence
+
+
+class DomainDraft(BaseModel):
+    """Everything the description says, plus where each part came from."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str
+    entity: EntityDraft
+    horizon: str | None = None  # "14d"
+    incident_hints: list[str] = []  # pattern kinds the text asks for ("data_outage", ...)
+    nearest_pack: str | None = None
+    evidence: dict[str, str] = {}  # part -> the words it was taken from, or "default: ..."
