@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from graph.cli_base import app, errors, register_user_errors
-from graph.console import err, out, print_ok
+from graph.console import RichProgress, out, print_ok
 
 
 def _roles_table(result):
@@ -23,6 +23,24 @@ def _roles_table(result):
     for p in result.profiles:
         for c in p.columns.values():
             table.add_row(p.name, c.name, c.role, c.kind, str(c.distinct), f"{c.missing:.1%}")
+    return table
+
+
+def _tables_table(result):
+    from rich import box
+    from rich.table import Table
+
+    from tools.spec.durations import format_duration
+
+    table = Table(title="tables", box=box.SIMPLE_HEAD, title_justify="left")
+    for col in ("table", "rows", "key", "entities", "rows are", "cadence", "missing rows"):
+        table.add_column(col, justify="right" if col in ("rows", "entities", "missing rows") else "left")
+    kinds = {"periodic": "periodic metrics", "on_transition": "events"}
+    for p in result.profiles:
+        table.add_row(p.name, str(p.table.rows), " + ".join(p.keys) or "(none)", str(p.entities),
+                      kinds.get(p.emission, "one per entity"),
+                      (format_duration(p.cadence) + (f" (+{format_duration(p.jitter)} jitter)" if p.jitter else ""))
+                      if p.cadence else "", f"{p.missing_rate:.1%}" if p.emission else "")
     return table
 
 
@@ -58,9 +76,21 @@ def infer(
         _check_output(output, force, "spec YAML")
         if report is not None:
             _check_output(report, force, "report")
-        with err.status("inferring") as status:
+        steps = 3 * len(files or []) + int(fidelity and bool(files))  # read, profile, fit per table; fidelity
+        with RichProgress() as bar:
+            task = bar.start("inferring", steps) if steps else None
+            done = [0]
+
+            def step(msg: str) -> None:
+                if done[0]:
+                    bar.advance(task, 1)
+                done[0] += 1
+                bar.progress.update(task, description=msg)
+
             result, text = run_infer(list(files or []), ddl, name=name, seed=seed, fidelity=fidelity,
-                                     progress=lambda msg: status.update(msg))
+                                     progress=step if steps else None)
+            if task is not None:
+                bar.progress.update(task, completed=steps, description="inferred")
         parse_spec_text(result.yaml_text, str(output))  # the written file must load back
         output.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(output, result.yaml_text)
@@ -68,6 +98,7 @@ def infer(
             report.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(report, text)
         if result.profiles:
+            out.print(_tables_table(result))
             out.print(_roles_table(result))
         for r in result.relations:
             out.print(f"relation: {r}")

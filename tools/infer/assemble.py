@@ -135,6 +135,9 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
                                  p.entity_codes, series, states.row_state if states else None,
                                  states.names if states else [], periodic, seed)
             tf.measurements[c.name] = mf
+            if c.missing >= 0.001:
+                tf.notes.append(f"{p.name}.{c.name}: {c.missing:.1%} of the values are missing; the spec writes every "
+                                "value (only whole missing rows are modelled, as the emission's missing rate)")
             tf.comments[f"entities[{index}].measurements[{len(measurements)}]"] = [
                 f"{p.name}.{c.name} ({c.kind}): {int(np.isfinite(sf[c.name].to_numpy(dtype=float)).sum())} rows; "
                 f"{mf.note}"]

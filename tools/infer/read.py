@@ -82,6 +82,8 @@ def read_frame(path: str | Path) -> pd.DataFrame:
 def _looks_like_time(series: pd.Series, name: str) -> bool:
     if isinstance(series.dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_any_dtype(series):
         return True
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        return bool(_TIME_NAME.search(name)) and _epoch_unit(series) is not None
     if not (pd.api.types.is_string_dtype(series) or series.dtype == object):
         return False
     sample = series.dropna().astype(str).unique()[:50]
@@ -90,6 +92,18 @@ def _looks_like_time(series: pd.Series, name: str) -> bool:
     iso = np.mean([bool(_ISO_LIKE.match(v)) for v in sample])
     named = bool(_TIME_NAME.search(name))  # a time-like name: parse it, so bad values are reported, not ignored
     return iso >= 0.9 or (named and (iso >= 0.5 or np.mean([bool(_TIME_ONLY.search(v)) for v in sample]) > 0.5))
+
+
+def _epoch_unit(series: pd.Series) -> str | None:
+    """'s', 'ms' or 'us' when the numbers are Unix times between 2000 and 2100 in that unit."""
+    v = series.dropna()
+    if v.empty:
+        return None
+    lo, hi = float(v.min()), float(v.max())
+    for unit, scale in (("s", 1), ("ms", 1e3), ("us", 1e6)):
+        if 946_684_800 * scale <= lo and hi <= 4_102_444_800 * scale:
+            return unit
+    return None
 
 
 def time_candidates(frame: pd.DataFrame) -> list[str]:
@@ -109,6 +123,10 @@ def parse_time(table_path: str, frame: pd.DataFrame, column: str, line) -> tuple
     if pd.api.types.is_datetime64_any_dtype(s):
         notes.append(f"'{column}' has no time zone; read as UTC")
         return s.dt.tz_localize("UTC"), TimeInfo(column, "datetime", ["none (UTC assumed)"], notes)
+    if pd.api.types.is_numeric_dtype(s):
+        unit = _epoch_unit(s)
+        notes.append(f"'{column}' holds Unix times in {unit}; read as UTC")
+        return pd.to_datetime(s, unit=unit, utc=True), TimeInfo(column, f"Unix epoch ({unit})", ["UTC"], notes)
     codes, uniques = pd.factorize(s.astype("string"), use_na_sentinel=True)
     text = pd.Series(np.asarray(uniques, dtype=object), dtype=object).astype(str).str.strip()
     zoned = text.str.contains(_ZONE)

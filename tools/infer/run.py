@@ -44,7 +44,10 @@ def _with_ddl(result: InferResult, ddl_spec: Spec, guesses: list[str]) -> InferR
 
 def infer(files: list[str | Path], ddl: str | Path | None = None, *, name: str = "inferred", seed: int = 0,
           fidelity: bool = True, progress: Callable[[str], None] | None = None) -> tuple[InferResult, str]:
-    """Fit a spec from ``files`` (and/or ``ddl``) and return the result and its report.md text."""
+    """Fit a spec from ``files`` (and/or ``ddl``) and return the result and its report.md text.
+
+    ``progress(message)`` is called before each step: reading, profiling and fitting each table, then
+    the fidelity regeneration (3 calls per file, plus one with ``fidelity``)."""
     from tools.infer.fidelity import fidelity_rows
     from tools.infer.report import render_report
 

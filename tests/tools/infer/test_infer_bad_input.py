@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from tools.infer import InferError, infer
@@ -85,3 +86,26 @@ def test_unsupported_and_missing_files(tmp_path):
         infer([tmp_path / "nope.csv"])
     with pytest.raises(InferError, match="nothing to infer from"):
         infer([])
+
+
+def test_unix_epoch_and_zone_less_parquet_times(tmp_path):
+    base = 1_767_225_600  # 2026-01-01T00:00:00Z
+    frame = pd.DataFrame({"sensor_id": ["S1"] * 6 + ["S2"] * 6, "event_time": [base + 60 * k for k in range(6)] * 2,
+                          "temp": [20.5, 21.0, 20.8, 21.2, 20.9, 21.1] * 2})
+    frame.to_csv(tmp_path / "epoch.csv", index=False)
+    result, _ = infer([tmp_path / "epoch.csv"])
+    p = result.profiles[0]
+    assert p.emission == "periodic" and p.cadence == 60 and result.spec.start == "2026-01-01T00:00:00Z"
+    assert any("Unix times in s" in n for n in result.notes)
+    naive = frame.assign(event_time=pd.to_datetime(frame.event_time, unit="s"))  # no zone in the Parquet
+    naive.to_parquet(tmp_path / "naive.parquet")
+    result, _ = infer([tmp_path / "naive.parquet"])
+    assert result.profiles[0].cadence == 60 and any("no time zone; read as UTC" in n for n in result.notes)
+
+
+def test_missing_values_are_reported(tmp_path):
+    rows = ["host_id,ts,cpu"] + [f"H{e},2026-01-01T{h:02d}:00:00Z,{'' if h == 3 else 50 + h % 4}"
+                                 for e in range(3) for h in range(12)]
+    result, report = infer([_csv(tmp_path, "m.csv", "\n".join(rows) + "\n")])
+    assert result.profiles[0].columns["cpu"].missing == pytest.approx(3 / 36)
+    assert any("cpu: 8.3% of the values are missing" in n for n in result.notes) and "8.3%" in report
