@@ -90,3 +90,36 @@ def test_tables_as_csv_and_parquet_match_the_database(export_bundle_dir, tmp_pat
         for p in paths:
             df = pd.read_csv(p) if fmt == "csv" else pd.read_parquet(p)
             assert len(df) == con.execute(f'SELECT count(*) FROM "{p.stem}"').fetchone()[0]
+
+
+OFFLINE_TIKTOKEN = textwrap.dedent('''
+    # mockllm counts tokens with tiktoken, whose o200k_base file is downloaded on first use; tests
+    # have no internet, so a whitespace tokenizer stands in (loaded via sitecustomize).
+    import tiktoken
+
+    class _OfflineEncoding:
+        def encode(self, text, **kwargs):
+            return text.split()
+
+    tiktoken.get_encoding = lambda name: _OfflineEncoding()
+''')
+
+
+@pytest.mark.slow
+def test_the_inspect_eval_command_runs_the_exported_task_with_mockllm(export_bundle_dir, export_records, tmp_path):
+    out = tmp_path / "inspect"
+    out.mkdir()
+    export_bundle(export_bundle_dir, out, "inspect", export_records[:4])
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(OFFLINE_TIKTOKEN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.getcwd(), str(tmp_path / "site")])}
+    inspect_cli = os.path.join(os.path.dirname(sys.executable), "inspect")
+    res = subprocess.run([inspect_cli, "eval", "chronoeval_task.py", "--model", "mockllm/model", "--log-dir",
+                          str(tmp_path / "logs"), "--log-format", "json", "--display", "none"],
+                         cwd=out, env=env, capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (log_file,) = (tmp_path / "logs").glob("*.json")
+    log = json.loads(log_file.read_text())
+    assert log["status"] == "success" and log["results"]["total_samples"] == 4
+    scores = [s["scores"]["chronoeval_grader"] for s in log["samples"]]
+    assert all(s["value"] == "I" and s["answer"] == "Default output from mockllm/model" for s in scores)
