@@ -30,6 +30,7 @@ from tools.paraphrase.transforms import (
     render_day,
     render_moment,
     render_window,
+    split_clauses,
     split_question,
     upper_first,
 )
@@ -38,6 +39,8 @@ MIN_DISTANCE = 0.3
 LEAD_RE = re.compile(r"^(?P<lead>(?:⟦\d+⟧|(?:During|Before|After|Among|Considering only|Of|For) )[^?]*), "
                      r"(?P<main>(?:how many|how long|how much|what|which|did|was|were|is|are|by how|at what)\b[^?]*)\?$")
 TRIES_PER_PERSONA = 24
+POOL_PERSONAS = 12
+POOL_PER_PERSONA = 4
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,9 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         return s
 
     q = split_question(canonical)
-    ask, pre, post = sentence(q.ask), [sentence(s) for s in q.pre], [sentence(s) for s in q.post]
+    ask = sentence(q.ask)
+    pre = [sentence(c) for s in q.pre for c in (split_clauses(s) if order == 5 else [s])]
+    post = [sentence(c) for s in q.post for c in (split_clauses(s) if order >= 3 else [s])]
     fronted, lead = None, None
     if front:
         mt = re.search(r", (⟦\d+⟧)(,?)", ask)
@@ -97,6 +102,9 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         if mt and m.items[int(mt.group(1)[1:-1])][:4] in ("from", "betw", "in t"):
             fronted = mt.group(1)
             ask = ask[: mt.start()] + ask[mt.end():]
+        elif ml and front == 2 and (split := _split_lead(ml.group("lead"), ml.group("main"), m)):
+            pre = pre + [split[0]]  # the leading clause becomes a sentence of its own
+            ask = split[1]
         elif ml:  # clause reordering: the leading clause moves to the end of the question
             lead, ask = ml.group("lead"), upper_first(ml.group("main")) + "?"
             if lead.startswith("⟦"):
@@ -111,9 +119,11 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         ask = f"{ask[:-1].rstrip('?.')}, {lower_first(lead)}{ask[-1] if ask[-1] in '?.' else ''}"
     post = [banks.rewrite(s, banks.POST_BANK, register, post_choice) or s for s in post]
     if order == 2 and pre:  # the question first, its definitions after it
-        ask = re.sub(r"\bthese times\b", "the times defined below", ask)
+        ask = re.sub(r"\bthese times\b", "the times described after this question", ask)
         sentences = [ask] + [f"In this question, {lower_first(s[4:])}" if s.startswith("Say ") else s
                              for s in pre] + post
+    elif order == 5:  # the first definition, the question, then the rest of the definitions
+        sentences = pre[:1] + [ask] + pre[1:] + post
     else:
         sentences = pre + {0: [ask] + post, 1: post + [ask], 3: post[::-1] + [ask], 4: [ask] + post[::-1]}[order]
     sentences = [s if s[-1:] in ".?!" or i == len(sentences) - 1 else s + "." for i, s in enumerate(sentences)]
@@ -127,14 +137,34 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
     return text
 
 
+def _split_lead(lead: str, main: str, m: Masker) -> tuple[str, str] | None:
+    """'During the X, how many ...?' → ('Consider the X.', 'How many ... during it?'), and the like
+    for a leading window, 'Among the X', 'Of the X' and 'Considering only ...'; None otherwise."""
+    main = upper_first(main)
+    if lead.startswith("⟦"):
+        i = int(lead[1:lead.index("⟧")])
+        m.items[i] = lower_first(m.items[i])
+        return f"Consider the period {lead}.", f"{main}, in that period?"
+    if lead.startswith("During "):
+        return f"Consider {lead[7:]}.", f"{main} during it?"
+    if lead.startswith("Considering only "):
+        return f"Consider only {lead[17:]}.", f"{main}?"
+    if lead.startswith("Among ") and not main.lower().startswith("which"):
+        return f"Consider {lead[6:]}.", f"{main}, among them?"
+    if lead.startswith("Of ") and main.lower().startswith("what percentage "):
+        return f"Consider {lead[3:]}.", f"What percentage of them {main[16:]}?"
+    return None
+
+
 def _choices(canonical: str, p: Persona, rng: np.random.Generator) -> list[tuple]:
     q = split_question(canonical)
     register = banks.register_of(p.style, p.formality)
     n_open = max(banks.bank_size(q.ask, banks.ASK_BANK, register), 1)
     n_post = max([banks.bank_size(s, banks.POST_BANK, register) for s in q.post] + [1])
-    fronts = [1, 0] if p.habits.fronts_window else [0, 1]
+    fronts = ([1, 0] if p.habits.fronts_window else [0, 1]) + ([2] if LEAD_RE.match(q.ask) else [])
     orders = [0] + ([1] if q.post else []) + ([2] if q.pre else []) \
-        + ([3, 4] if len(q.post) > 1 else [])
+        + ([3, 4] if sum(len(split_clauses(s)) for s in q.post) > 1 else []) \
+        + ([5] if sum(len(split_clauses(s)) for s in q.pre) > 1 else [])
     combos = list(itertools.product(orders, _window_styles(p), fronts, range(n_open),
                                     range(n_post), [0, 1]))
     order = rng.permutation(len(combos))
@@ -146,26 +176,73 @@ def rng_for(seed: int, *keys: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, *(zlib.crc32(k.encode()) for k in keys)]))
 
 
+def _pool(canonical: str, personas: list[Persona], seed: int, key: str, anchor: date | None,
+          synonyms: dict[str, list[str]] | None, min_distance: float) -> list[Variant]:
+    """Up to POOL_PER_PERSONA valid candidates per persona, each with another structure."""
+    pool: list[Variant] = []
+    for p in personas[:POOL_PERSONAS]:
+        rng = rng_for(seed, key, p.name, "pool")
+        structures: set[tuple] = set()
+        for choice in _choices(canonical, p, rng)[:TRIES_PER_PERSONA]:
+            if (choice[0], choice[2]) in structures:
+                continue
+            text = _render(canonical, p, choice, anchor, rng)
+            d0 = token_edit_distance(canonical, text)
+            if d0 >= min_distance and not slot_problems(canonical, text, synonyms):
+                pool.append(Variant(text, p.name, round(d0, 3)))
+                structures.add((choice[0], choice[2]))
+                if len(structures) >= POOL_PER_PERSONA:
+                    break
+    return pool
+
+
+def _far_subset(pool: list[Variant], k: int, existing: list[str], min_distance: float) -> list[Variant]:
+    """The first k candidates (pool order, distinct personas) pairwise at least ``min_distance``
+    apart and from ``existing``; depth-first, so the result is deterministic."""
+    far: dict[tuple[int, int], bool] = {}
+
+    def ok(i: int, j: int) -> bool:
+        if (i, j) not in far:
+            far[(i, j)] = far[(j, i)] = token_edit_distance(pool[i].text, pool[j].text) >= min_distance
+        return far[(i, j)]
+
+    usable = [i for i, v in enumerate(pool) if all(token_edit_distance(t, v.text) >= min_distance for t in existing)]
+
+    def dfs(chosen: list[int], start: int) -> list[int] | None:
+        if len(chosen) == k:
+            return chosen
+        for n, i in enumerate(usable[start:], start):
+            if pool[i].persona in {pool[c].persona for c in chosen} or not all(ok(i, c) for c in chosen):
+                continue
+            found = dfs(chosen + [i], n + 1)
+            if found:
+                return found
+        return None
+
+    found = dfs([], 0)
+    return [pool[i] for i in found] if found else []
+
+
 def paraphrase(canonical: str, personas: list[Persona], k: int, *, seed: int = 0, key: str = "",
                anchor: date | None = None, synonyms: dict[str, list[str]] | None = None,
                min_distance: float = MIN_DISTANCE, existing: list[str] = ()) -> Paraphrases:
     """Up to ``k`` variants of ``canonical`` from distinct personas (tried in the given order).
 
     ``key`` (the question id) seeds the choices; ``anchor`` is the data's last day (for relative
-    dates); ``existing`` are texts the variants must also be far from (e.g. LLM variants)."""
+    dates); ``existing`` are texts the variants must also be far from (e.g. LLM variants). A fast
+    greedy pass usually finds them; when it falls short, a pool of valid candidates with distinct
+    structures is searched for k that are far enough apart."""
     out = Paraphrases()
     kept = list(existing)
     used_orders: set[int] = set()
     used_fronts: set[int] = set()
-    for p, budget in [(p, TRIES_PER_PERSONA) for p in personas]:
+    for p in personas:
         if len(out.variants) >= k:
             break
-        if p.name in {v.persona for v in out.variants}:
-            continue
         rng = rng_for(seed, key, p.name)
         # structures (sentence order, fronting) not used by a kept variant first: they are the far ones
         ranked = sorted(_choices(canonical, p, rng), key=lambda c: (c[0] in used_orders, c[2] in used_fronts))
-        for choice in ranked[:budget]:
+        for choice in ranked[:TRIES_PER_PERSONA]:
             text = _render(canonical, p, choice, anchor, rng)
             d0 = token_edit_distance(canonical, text)
             if d0 < min_distance or any(token_edit_distance(t, text) < min_distance for t in kept):
@@ -177,6 +254,12 @@ def paraphrase(canonical: str, personas: list[Persona], k: int, *, seed: int = 0
             used_fronts.add(choice[2])
             kept.append(text)
             break
-        else:
-            out.notes.append(f"{p.name}: no candidate kept the slots at distance >= {min_distance}")
+    if len(out.variants) < k:
+        better = _far_subset(_pool(canonical, personas, seed, key, anchor, synonyms, min_distance), k,
+                             list(existing), min_distance)
+        if len(better) > len(out.variants):
+            out.variants = better
+    if len(out.variants) < k:
+        out.notes.append(f"only {len(out.variants)} of {k} variants keep every slot at distance >= {min_distance} "
+                         "from the canonical question and from each other")
     return out

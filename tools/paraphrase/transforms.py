@@ -43,6 +43,24 @@ def split_question(text: str) -> Question:
     return Question(sents[:i], sents[i], sents[i + 1:])
 
 
+def split_clauses(sentence: str) -> list[str]:
+    """A sentence split at its top-level semicolons into sentences, where the next clause does not
+    lean on the previous one (a pronoun opening it keeps the two together)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        depth += ch == "(" or ch == "["
+        depth -= ch == ")" or ch == "]"
+        if ch == ";" and depth == 0:
+            rest = sentence[i + 1:].lstrip()
+            if not re.match(r"(?:it|its|they|their|this|that|these|those|such|then|and|or|but)\b", rest, re.I):
+                parts.append(sentence[start:i].strip())
+                start = i + 1
+    parts.append(sentence[start:].strip())
+    if len(parts) == 1:
+        return parts
+    return [(x[:1].upper() + x[1:]).rstrip(".") + "." for x in parts[:-1]] + [parts[-1][:1].upper() + parts[-1][1:]]
+
+
 class Masker:
     """Replaces spans that must stay verbatim by ``⟦n⟧`` markers and puts them back afterwards."""
 
@@ -141,8 +159,9 @@ _FORMAL_SYNONYMS = [(r"\bconsecutive\b", "successive"), (r"\bmaximal run\b", "lo
                     (r"\bdirectly\b", "immediately"), (r"\bmust be\b", "has to be"), (r"\bleft out\b", "not counted"),
                     (r"\bwhole history\b", "full history"), (r"\bis used\b", "is taken into account"),
                     (r"\bcounts only if\b", "is counted only if"), (r"\bmay come\b", "can occur"),
-                    (r"\bin between\b", "in the meantime"), (r"\bEach\b", "Every"), (r"\beach\b", "every"),
-                    (r"\bthe same\b", "that same"), (r"\bgo through\b", "pass through"), (r"\bwent through\b", "passed through"),
+                    (r"\bin between\b", "in the meantime"), (r"\bEach of\b", "Every one of"), (r"\beach of\b", "every one of"),
+                    (r"\bEach\b", "Every"), (r"\beach\b", "every"),
+                    (r"\bgo through\b", "pass through"), (r"\bwent through\b", "passed through"),
                     (r"\bhappens at\b", "takes place at"), (r"\bkeep\b", "retain"), (r"\bfind\b", "determine"),
                     (r"\bopens\b", "starts"), (r"\bwritten like\b", "written as"), (r"\bit ends\b", "it stops"),
                     (r"\bAn episode\b", "A spell"), (r"\ban episode\b", "a spell"), (r"\bepisodes\b", "spells"),
@@ -151,7 +170,7 @@ _CASUAL_SYNONYMS = [(r"\bconsecutive\b", "back-to-back"), (r"\bmaximal run\b", "
                     (r"\bdirectly\b", "right"), (r"\bmust be\b", "needs to be"), (r"\bleft out\b", "skipped"),
                     (r"\bwhole history\b", "entire history"), (r"\bis used\b", "counts"), (r"\bmay come\b", "can show up"),
                     (r"\bin between\b", "in the middle"), (r"\bcounts only if\b", "only counts if"),
-                    (r"\bthe same\b", "that same"), (r"\bwent through\b", "went thru"), (r"\bkeep\b", "take"),
+                    (r"\bwent through\b", "went thru"), (r"\bkeep\b", "take"),
                     (r"\bfind\b", "figure out"), (r"\bIt happens\b", "It's"), (r"\bit ends\b", "it finishes"),
                     (r"\bopens\b", "kicks in"), (r"\bAn episode\b", "A stretch"), (r"\ban episode\b", "a stretch"),
                     (r"\bepisodes\b", "stretches"), (r"\bepisode\b", "stretch"), (r"\bshare\b", "reuse")]
