@@ -104,6 +104,9 @@ def match_number(text: str, expected: float, tol: dict, *, answer_text: str = ""
     got = _number_value(used[0], unit)
     if verdict:
         return Verdict(True, True, "", got)
+    if any(ok(n) for n in numbers(text)):  # the right value is there, but only as a number the question has
+        return Verdict(False, False, "the expected value appears only where the question's own numbers are "
+                       "repeated", [n.value for n in numbers(text)])
     return Verdict(False, True, _wrong_number_detail(used[0], got, float(expected), tol, naive), got)
 
 
