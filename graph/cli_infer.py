@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from graph.cli_base import app, errors, register_user_errors
-from graph.console import RichProgress, out, print_ok
+from graph.console import RichProgress, err, out, print_ok
 
 
 def _roles_table(result):
@@ -77,6 +77,7 @@ def infer(
         if report is not None:
             _check_output(report, force, "report")
         steps = 3 * len(files or []) + int(fidelity and bool(files))  # read, profile, fit per table; fidelity
+        steps = steps if err.is_terminal else 0  # a bar on a pipe or a log is noise
         with RichProgress() as bar:
             task = bar.start("inferring", steps) if steps else None
             done = [0]
@@ -87,8 +88,14 @@ def infer(
                 done[0] += 1
                 bar.progress.update(task, description=msg)
 
-            result, text = run_infer(list(files or []), ddl, name=name, seed=seed, fidelity=fidelity,
-                                     progress=step if steps else None)
+            try:
+                result, text = run_infer(list(files or []), ddl, name=name, seed=seed, fidelity=fidelity,
+                                         progress=step if steps else None)
+            except BaseException:
+                if task is not None:  # the error message stands alone, without a half-drawn bar
+                    bar.progress.live.transient = True
+                    bar.progress.update(task, visible=False)
+                raise
             if task is not None:
                 bar.progress.update(task, completed=steps, description="inferred")
         parse_spec_text(result.yaml_text, str(output))  # the written file must load back

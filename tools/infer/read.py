@@ -129,13 +129,6 @@ def parse_time(table_path: str, frame: pd.DataFrame, column: str, line) -> tuple
         return pd.to_datetime(s, unit=unit, utc=True), TimeInfo(column, f"Unix epoch ({unit})", ["UTC"], notes)
     codes, uniques = pd.factorize(s.astype("string"), use_na_sentinel=True)
     text = pd.Series(np.asarray(uniques, dtype=object), dtype=object).astype(str).str.strip()
-    zoned = text.str.contains(_ZONE)
-    if zoned.any() and not zoned.all():
-        bad = text[~zoned].iloc[0]
-        row = int(np.flatnonzero(codes == int(np.flatnonzero(~zoned.to_numpy())[0]))[0])
-        raise InferError(table_path, f"column '{column}' mixes timestamps with and without a time zone "
-                         f"({line(row)}: '{bad}'); write every value with its zone (e.g. '+00:00' or 'Z')")
-    zones = sorted(set(text.str.extract(r"(Z|[+-]\d{2}:?\d{2})\s*$", expand=False).dropna().str.replace("Z", "+00:00")))
     parsed = pd.to_datetime(text, errors="coerce", utc=True, format="ISO8601")
     if parsed.isna().any():
         parsed = parsed.fillna(pd.to_datetime(text[parsed.isna()], errors="coerce", utc=True, format="mixed"))
@@ -146,6 +139,13 @@ def parse_time(table_path: str, frame: pd.DataFrame, column: str, line) -> tuple
         raise InferError(table_path, f"column '{column}' has {n_bad} value(s) that are not dates ({line(row)}: "
                          f"'{text.iloc[i]}'); fix them or drop those rows (ISO-8601 such as "
                          "'2026-01-01T00:15:00+00:00' is expected)")
+    zoned = text.str.contains(_ZONE)
+    if zoned.any() and not zoned.all():
+        bad = text[~zoned].iloc[0]
+        row = int(np.flatnonzero(codes == int(np.flatnonzero(~zoned.to_numpy())[0]))[0])
+        raise InferError(table_path, f"column '{column}' mixes timestamps with and without a time zone "
+                         f"({line(row)}: '{bad}'); write every value with its zone (e.g. '+00:00' or 'Z')")
+    zones = sorted(set(text.str.extract(r"(Z|[+-]\d{2}:?\d{2})\s*$", expand=False).dropna().str.replace("Z", "+00:00")))
     if not zoned.any():
         notes.append(f"'{column}' has no time zone; read as UTC")
         zones = ["none (UTC assumed)"]
