@@ -29,7 +29,7 @@ def heatmap(records: list[dict], responses: list[dict], trials: int, path: Path)
     order = [r for f in FAMILIES for r in records if r["family"] == f]
     grid = [[cell.get((r["id"], t), -1) for t in range(trials)] for r in order]
     h = max(2.5, min(40.0, 0.16 * len(order) + 1.2))
-    fig, ax = plt.subplots(figsize=(max(3.5, 1.0 + 0.5 * trials), h))
+    fig, ax = plt.subplots(figsize=(max(5.0, 2.5 + 0.5 * trials), h))
     import numpy as np
 
     data = np.ma.masked_less(np.array(grid, dtype=float).reshape(len(order), trials), 0)
@@ -43,7 +43,7 @@ def heatmap(records: list[dict], responses: list[dict], trials: int, path: Path)
             ax.axhline(start - 0.5, color="black", lw=1)
             ax.text(trials - 0.45, start + n / 2 - 0.5, f, rotation=270, va="center", fontsize=8)
             start += n
-    ax.set_title("answers: green correct, red incorrect, grey runtime error", fontsize=8)
+    ax.set_title("green correct · red incorrect · grey runtime error", fontsize=7)
     return _save(fig, path)
 
 

@@ -34,7 +34,8 @@ def _worst(summary: dict, records: list[dict], responses: list[dict], n: int = 5
                    key=lambda ts: (ts[1]["accuracy"], ts[0]))[:n]
     out = []
     for t, s in worst:
-        fails = [r for r in responses if r["template"] == t and r["label"] != "correct"][:2]
+        fails = list({r["id"]: r for r in reversed(responses)
+                      if r["template"] == t and r["label"] != "correct"}.values())[::-1][:2]  # distinct questions
         out.append((t, s, [(question[r["id"]], r) for r in fails]))
     return out
 
