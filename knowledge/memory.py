@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,7 @@ class Memory:
         self._index: VectorIndex | None = None
         self._meta: IndexMeta | None = None
         self._pos: dict[str, int] = {}
+        self._lock_depth = 0
         self.last_rebuild: RebuildSummary | None = None
 
     @property
@@ -109,6 +111,36 @@ class Memory:
         return [d for d in docs if matches(d, filters)]
 
     # ------------------------------------------------------------------------------ the index
+    @contextmanager
+    def _writing(self, open_index: bool = True) -> Iterator[None]:
+        """Hold the directory's write lock (other processes may share the memory) and make sure
+        this process sees their appends before adding its own."""
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with (self.dir / ".lock").open("a") as f:
+            try:
+                import fcntl
+
+                fcntl.flock(f, fcntl.LOCK_EX)
+            except ImportError:  # Windows: no advisory lock; single writer assumed
+                pass
+            self._lock_depth = 1
+            try:
+                on_disk = read_meta(self.index_dir)
+                if self._meta is not None and (on_disk is None or on_disk.to_json() != self._meta.to_json()):
+                    self._index = None  # someone else appended or rebuilt: reload
+                if open_index:
+                    self._open()
+                yield
+            finally:
+                self._lock_depth = 0
+
     def _fingerprint(self) -> str:
         from knowledge.builtin import builtin_fingerprint
 
@@ -155,6 +187,10 @@ class Memory:
     def rebuild(self, reason: str = "requested") -> RebuildSummary:
         """Re-index everything from the built-in documents, documents.jsonl and notes.jsonl.
         Vectors of unchanged texts are reused when the embedder is the same."""
+        with self._writing(open_index=False):
+            return self._rebuild(reason)
+
+    def _rebuild(self, reason: str) -> RebuildSummary:
         import time
 
         t0 = time.perf_counter()
@@ -243,7 +279,10 @@ class Memory:
         """Store an experience note. A near-duplicate (cosine > ``duplicate_cosine``) of a kept note
         of the same kind and domain is merged into it: the returned note is the kept one, with its
         ``count`` (and tags) updated, and the new note is recorded with ``duplicate_of``."""
-        self._open()
+        with self._writing():
+            return self._remember(note)
+
+    def _remember(self, note: ExperienceNote) -> ExperienceNote:
         vec = self.embedder.embed([note.text])
         kept = {n.id: n for n in self.notes()}
         same = np.array([i for i, d in enumerate(self._docs) if d.kind == "note" and d.note_kind == note.kind
@@ -266,7 +305,10 @@ class Memory:
     def add_documents(self, docs: Iterable[Doc]) -> int:
         """Index caller documents (kept in documents.jsonl, so rebuilds keep them). Documents whose
         id is already indexed are skipped; returns how many were added."""
-        self._open()
+        with self._writing():
+            return self._add_documents(list(docs))
+
+    def _add_documents(self, docs: list[Doc]) -> int:
         seen: set[str] = set()
         new = [d for d in docs if d.id not in self._pos and not (d.id in seen or seen.add(d.id))]
         if not new:

@@ -210,3 +210,17 @@ def test_note_validation():
         ExperienceNote(kind="gossip", text="x")
     with pytest.raises(ValueError):
         ExperienceNote(kind="agent_failure", text="   ")
+
+
+def test_two_writers_on_one_directory_see_each_others_appends(tmp_path):
+    first = Memory(tmp_path, CountingEmbedder(), include_builtin=False)
+    second = Memory(tmp_path, CountingEmbedder(), include_builtin=False)
+    first.add_documents([_doc(1)])
+    assert len(second) == 1  # opened after the first write
+    first.remember(ExperienceNote(kind="generation_lesson", text="telecom cells need a 15m cadence"))
+    second.remember(ExperienceNote(kind="generation_lesson", text="iot sensors drain their battery slowly"))
+    second.add_documents([_doc(1), _doc(2)])  # doc:1 was added by the other writer: skipped
+    fresh = Memory(tmp_path, CountingEmbedder(), include_builtin=False)
+    assert len(fresh) == 4 and fresh.last_rebuild is None
+    assert fresh.search("telecom cells need a 15m cadence", k=1)[0].doc.kind == "note"
+    assert len(fresh.notes()) == 2
