@@ -1,7 +1,7 @@
 """Agent adapters: every agent-under-test becomes ``call(question, context) -> Reply``.
 
 Specs: ``python:module:function`` (called with the question and the context dict; returns text or a
-dict with ``answer`` and optional ``cost``), ``http:URL`` (an OpenAI-compatible chat endpoint; the
+dict with ``answer`` and optional ``cost``; a module-level Runnable is invoked instead), ``http:URL`` (an OpenAI-compatible chat endpoint; the
 model is the agent, told the schema in a system prompt), ``cmd:"..."`` (question on stdin, answer
 on stdout, context in ``CHRONOEVAL_*`` environment variables) and any LangChain Runnable (an object
 with ``invoke``). Per-call timeout everywhere; only transport errors of ``http:`` are retried.
@@ -96,6 +96,8 @@ def python_agent(spec: str) -> Agent:
     except (ImportError, OSError, SyntaxError) as exc:
         raise HarnessError(f"cannot import agent module {mod_name!r}: {exc}; check the name and PYTHONPATH") from None
     fn = getattr(module, fn_name, None)
+    if hasattr(fn, "invoke") and not isinstance(fn, type):  # a LangChain Runnable (chain, compiled graph)
+        return runnable_agent(fn)
     if not callable(fn):
         raise HarnessError(f"{mod_name} has no callable {fn_name!r}")
     return lambda question, context: fn(question, context.as_dict())

@@ -118,6 +118,14 @@ def test_a_runnable_is_invoked_with_question_and_context(ctx):
     assert call(Chain(), ctx).output == "Yes"
 
 
+def test_a_module_level_runnable_is_a_python_agent(ctx, tmp_path):
+    (tmp_path / "chain_agent.py").write_text(
+        "from langchain_core.runnables import RunnableLambda\n"
+        "chain = RunnableLambda(lambda inp: f\"{len(inp['context']['tables'])} tables for: {inp['question']}\")\n")
+    reply = call(f"python:{tmp_path / 'chain_agent.py'}:chain", ctx)
+    assert reply.error is None and reply.output == f"{len(ctx.tables)} tables for: How many?"
+
+
 def test_python_agents_run_under_the_timeout(ctx):
     reply = call(lambda q, c: time.sleep(5), ctx, timeout=0.2)
     assert reply.error.startswith("timeout")
