@@ -22,6 +22,7 @@ from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec
 from tools.spec.model import Spec
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
+ID_SAMPLE = 10_000
 
 
 @dataclass
@@ -38,7 +39,7 @@ class TableFit:
 
 def id_format(values: pd.Series, entity: str) -> tuple[str, str | None]:
     """An id format reproducing the ids' shape (``RTR_001`` -> ``RTR_{i:03d}``) and a note if guessed."""
-    vals = values.dropna().astype(str).unique()
+    vals = values.dropna().astype(str).unique()[:ID_SAMPLE]  # the shape, not every id, decides the format
     m = [_NUMBERED.match(v) for v in vals]
     prefixes = {x.group(1) for x in m if x}
     if all(m) and len(prefixes) == 1:

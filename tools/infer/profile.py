@@ -19,6 +19,7 @@ _COUNT_NAME = re.compile(r"(count|cnt|num|nbr|att|succ|fail|total|requests|error
 MAX_STATE_LABELS = 50     # a dynamic label column with more values is not a state
 MAX_ATTRIBUTE_LABELS = 200  # a static label column with more values is not a reusable category
 UNIQUE_ENOUGH = 0.99      # share of rows an entity key plus time must identify
+PROBE_ROWS = 50_000
 
 
 @dataclass
@@ -91,14 +92,22 @@ def find_keys(table: Table) -> tuple[list[str], list[str]]:
     singles = [c for c in pool if _uniqueness(f, [c, time]) >= UNIQUE_ENOUGH]
     if singles:
         return [max(singles, key=lambda c: (f[c].nunique(), -cands.index(c)))], []
-    labels = [c for c in small if c in named or f[c].nunique() <= MAX_ATTRIBUTE_LABELS]
-    pairs = [list(p) for p in combinations(labels[:12], 2) if _uniqueness(f, [*p, time]) >= UNIQUE_ENOUGH]
+    probe = f.iloc[:PROBE_ROWS]  # a pair repeating within the first rows cannot be a key: skip the full check
+
+    def pair_keys(cols: list[str]) -> list[list[str]]:
+        return [list(p) for p in combinations(cols[:8], 2)  # at most 28 pairs
+                if _uniqueness(probe, [*p, time]) >= UNIQUE_ENOUGH and _uniqueness(f, [*p, time]) >= UNIQUE_ENOUGH]
+
+    pairs = pair_keys([c for c in small if c in named])  # Device_ID + Interface_ID
     if pairs:
-        best = max(pairs, key=lambda p: (sum(bool(_ID_NAME.search(c)) for c in p), -f[p].nunique().sum()))
-        return best, []
+        return max(pairs, key=lambda p: -f[p].nunique().sum()), []
     per_row = [c for c in named if f[c].nunique() == n]
     if per_row:  # an id on every row, never repeated: one row per entity (a dimension table, see profile)
         return [per_row[0]], []
+    pairs = pair_keys([c for c in small if c in named or f[c].nunique() <= MAX_ATTRIBUTE_LABELS])
+    if pairs:
+        best = max(pairs, key=lambda p: (sum(bool(_ID_NAME.search(c)) for c in p), -f[p].nunique().sum()))
+        return best, []
     if pool:
         best = max(pool, key=lambda c: (bool(_ID_NAME.search(c)), _uniqueness(f, [c, time])))
         dup = int(f.duplicated(subset=[best, time]).sum())

@@ -77,6 +77,11 @@ def test_very_high_cardinality_labels_are_not_modelled(tmp_path):
     assert (col.role, col.kind) == ("skipped", "high-cardinality")
     assert "request_id" not in result.yaml_text.split("entities:")[1].replace("# ", "")
     assert parse_spec_text(result.yaml_text) == result.spec
+    dims = "device_id,serial\n" + "".join(f"D{i},SN-{i * 7919 % 100003}\n" for i in range(300))
+    result, _ = infer([_csv(tmp_path, "devices.csv", dims)])
+    col = result.profiles[0].columns["serial"]
+    assert (col.role, col.kind) == ("skipped", "high-cardinality") and result.spec.entities[0].attributes == []
+    assert any("serial: 300 distinct labels (very high cardinality); not modelled" in n for n in result.notes)
 
 
 def test_unsupported_and_missing_files(tmp_path):
