@@ -75,7 +75,7 @@ def _keyed_values(text: str, keys: list[str], dur: bool) -> dict[str, float | No
     if payload:
         table = {norm_label(k): _to_float(v, dur) for k, v in payload}
         return {k: table[norm_label(k)] for k in keys if norm_label(k) in table}
-    t = mask_dates(text)
+    t = text if any(re.search(r"\d{4}-\d{2}-\d{2}|\d:\d{2}", str(k)) for k in keys) else mask_dates(text)
     low = norm_label(t.replace("\n", " \n "))
     spans = []
     for k in keys:
