@@ -84,17 +84,24 @@ def percentiles(ms: list[float]) -> str:
 
 
 def bench_embed(n: int, tmp: Path) -> float:
+    import os
+    import resource
+
     from knowledge.memory import Memory
 
     docs = synthetic_docs(n)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     mem = Memory(tmp / "embed", include_builtin=False)
     added = mem.add_documents(docs)
     seconds = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     assert added == n
     tokens = np.mean([len(mem.embedder._load().tokenizer(d.embed_text())["input_ids"]) for d in docs[:1000]])
     print(f"embed+index {n:,} documents (mean {tokens:.0f} word pieces; real all-MiniLM-L6-v2, model load "
-          f"included): {seconds:.1f} s ({n / seconds:.0f} docs/s)")
+          f"included): {seconds:.1f} s ({n / seconds:.0f} docs/s), CPU time {cpu:.0f} s, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return seconds
 
 
