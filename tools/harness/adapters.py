@@ -130,7 +130,8 @@ class CommandAgent:
                     "CHRONOEVAL_TABLES": ",".join(context.tables),
                     "CHRONOEVAL_SCHEMA": json.dumps(context.as_dict()["schema"])})
         proc = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, text=True, start_new_session=True)
+                                stderr=subprocess.PIPE, env=env, text=True, encoding="utf-8",
+                                errors="replace", start_new_session=True)
         try:
             out, err = proc.communicate(question, timeout=self.timeout)
         except subprocess.TimeoutExpired:

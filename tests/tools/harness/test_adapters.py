@@ -55,6 +55,17 @@ def test_cmd_agent_is_killed_at_the_timeout_and_a_failure_carries_stderr(ctx):
     assert reply.error.startswith("exit code 1") and "kaput" in reply.error
 
 
+def test_cmd_agent_printing_binary_noise_is_graded_a_runtime_error(ctx, tmp_path):
+    from tools.grade import grade_response
+
+    script = tmp_path / "noise.py"
+    script.write_text("import os, sys\nsys.stdout.buffer.write(os.urandom(64) + bytes(8))\n")
+    reply = call(f"cmd:{sys.executable} {script}", ctx)
+    assert reply.error is None
+    g = grade_response({"answer_type": "integer", "answer": 3, "question": "How many?"}, reply.output)
+    assert g.label == "runtime_error" and g.detail.startswith("garbage")
+
+
 class _Scripted(BaseHTTPRequestHandler):
     """OpenAI-compatible /v1/chat/completions: fails the first N calls with 503, then answers."""
 
