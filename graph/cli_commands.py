@@ -1,9 +1,13 @@
 """Imports every ``graph/cli_*.py`` command module so its commands register on ``graph.cli_base.app``.
 
-Each capability (infer, memory, paraphrase, eval, ...) keeps its commands in its own module; add
-the module's import here.
+Each capability (infer, memory, paraphrase, eval, build, ...) keeps its commands in its own module;
+add the module's import here.
 """
-import graph.cli_eval  # noqa: F401
-from graph import cli_memory  # noqa: F401
-from graph import cli_infer  # noqa: F401
-from graph import cli_paraphrase  # noqa: F401
+
+from graph import (  # noqa: F401
+    cli_build,
+    cli_eval,
+    cli_infer,
+    cli_memory,
+    cli_paraphrase,
+)

@@ -13,7 +13,14 @@ from typing import Any
 
 from tools.describe.draft import DomainDraft
 from tools.describe.extract import plural
-from tools.describe.profiles import DEGRADATION, DWELL, STATE_CLASSES, TRANSITION_WEIGHTS, measurement_profile, state_class
+from tools.describe.profiles import (
+    DEGRADATION,
+    DWELL,
+    STATE_CLASSES,
+    TRANSITION_WEIGHTS,
+    measurement_profile,
+    state_class,
+)
 from tools.spec.durations import format_duration, parse_duration
 from tools.spec.model import Spec
 
@@ -117,20 +124,22 @@ def _incidents(draft: DomainDraft, entity: str, count: int, keys: list[dict], ho
     days = max(1, int(horizon_s // 86400))
     day = lambda i: min(days, max(1, i))  # noqa: E731 - a clamp, used three times below
     profiles = {k["name"]: measurement_profile(k["name"]) for k in keys}
+    hinted = " ".join(v for k, v in draft.evidence.items() if k.startswith("incident ")).lower()
+    named = [k for k in profiles if k.replace("_", " ") in hinted]  # keys the user tied to an incident
     health = next((k for kind in ("latency", "error", "gauge", "usage", "output", "rate", "failures", "counter", "level")
-                   for k, p in profiles.items() if p.kind == kind), keys[0]["name"])
+                   for k, p in profiles.items() if p.kind == kind and k not in named), keys[0]["name"])
     k_affected = max(1, min(4, count // 8))
     hours = "4h" if horizon_s >= 86400 else "1h"
     start = lambda d, hh: f"day {day(d)} {hh}" if horizon_s >= 86400 else f"{int(horizon_s * hh_frac(hh)) // 60}m"  # noqa: E731
     effect = DEGRADATION[profiles[health].kind]
     out = [{"kind": "kpi_degradation", "id": f"{health}_degradation",
-            "description": f"{k_affected} {plural(entity)} degrade: {health} {effect} for {hours}.",
+            "description": f"{k_affected} {plural(entity).replace('_', ' ')} degrade: {health} {effect} for {hours}.",
             "target": {"entity": entity, "random": k_affected}, "window": {"start": start(days // 2 + 1, "10:00"),
                                                                          "duration": hours},
             "ramp_in": "15m", "ramp_out": "15m", "effects": {health: effect}}]
     n_out = max(1, min(5, count // 6))
     out.append({"kind": "data_outage", "id": f"{entity}_outage",
-                "description": f"{n_out} {plural(entity)} stop reporting for 2 hours.",
+                "description": f"{n_out} {plural(entity).replace('_', ' ')} stop reporting for a while.",
                 "target": {"entity": entity, "random": n_out},
                 "window": {"start": start(max(1, days // 2), "15:00"), "duration": "2h" if horizon_s >= 86400 else "20m"}})
     others = [k for k in profiles if k != health]
@@ -141,8 +150,8 @@ def _incidents(draft: DomainDraft, entity: str, count: int, keys: list[dict], ho
     for kind in asked:
         words = draft.evidence.get(f"incident {kind}", "").lower().replace(" ", "_")
         named = [k for k in others if k in words or k.replace("_", " ") in words.replace("_", " ")]
-        key = next(iter(named), None) or next((k for k in others if profiles[k].kind in
-                                                ("gauge", "usage", "output", "rate")), None)
+        fitting = ("gauge", "usage", "output", "rate") + (("failures", "counter") if kind == "spike" else ())
+        key = next(iter(named), None) or next((k for k in others if profiles[k].kind in fitting), None)
         if key is None or horizon_s < 86400:
             decisions.append(f"incident {kind}: asked for, but no suitable measurement or too short a horizon; skipped")
             continue

@@ -1,0 +1,23 @@
+"""Query-synthesizer agent: the question suite of the bundle (qa.jsonl), with the spec's plan."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from agents.lc_tools import synthesize_questions
+from graph.context import BuildContext
+from graph.state import BuildState, decision
+
+
+def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
+    """Synthesize questions; answers come from the pandas and SQL executors, which must agree."""
+    ctx = runtime.context
+    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed})
+    fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
+    why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
+    log = [decision("query_synthesizer", "query_synthesizer", f"{res['questions']} questions ({fams})", why)]
+    if res["disagreements"]:
+        log.append(decision("query_synthesizer", "query_synthesizer",
+                            f"{res['disagreements']} candidate(s) dropped: executors disagreed", "listed in report.md"))
+    stale = [s for s in state.get("stale", []) if s != "questions"]
+    return {"questions": res["questions"], "paraphrased": False, "stale": stale, "decisions": log}

@@ -1,0 +1,159 @@
+"""``chronoeval build``: a whole eval from a plain-language description (or a pack, sample tables or
+DDL), through the supervisor graph, with a human review point and resumable sessions.
+
+Sessions are checkpointed in SQLite (``--sessions``, default ``$CHRONOEVAL_HOME/sessions.sqlite``,
+``~/.local/share/chronoeval`` without it): a build paused at review resumes in a new process with
+``chronoeval build --thread ID --answer ok``; completed steps are not run again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from graph.cli_base import app, errors
+from graph.console import err, out, print_error, print_ok
+
+PAUSED = 0  # a build paused at review is not an error: it waits for --thread ID --answer
+
+
+def sessions_path(explicit: Path | None = None) -> Path:
+    """Where build/chat sessions are checkpointed."""
+    if explicit is not None:
+        return explicit
+    home = os.environ.get("CHRONOEVAL_HOME")
+    base = Path(home) if home else Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "chronoeval"
+    return base / "sessions.sqlite"
+
+
+def open_checkpointer(path: Path):
+    """A ``SqliteSaver`` on ``path`` (created with its folder)."""
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+
+
+def show_review(summary: dict[str, Any]) -> None:
+    """The spec draft, as the domain expert reviews it."""
+    from rich.table import Table
+
+    out.print(f"\n[bold]Spec draft '{summary['name']}'[/] — horizon {summary['horizon']} from {summary['start']}")
+    t = Table(show_header=True, header_style="bold")
+    for col in ("entity", "count", "cadence", "states", "measurements", "attributes"):
+        t.add_column(col)
+    for e in summary["entities"]:
+        t.add_row(e["name"], str(e["count"]), str(e["cadence"] or "events"), ", ".join(e["states"]),
+                  ", ".join(e["measurements"]), ", ".join(e["attributes"]))
+    out.print(t)
+    for inc in summary["incidents"]:
+        out.print(f"  incident: {inc}")
+    plan = summary["query_plan"]
+    out.print(f"  questions: {plan['n_questions']} ({', '.join(f'{k} {v:g}' for k, v in plan['mix'].items())})")
+
+
+def ask(prompt: str) -> str | None:
+    """One answer line from the user (None at end of input: nobody is there to answer)."""
+    err.print(f"[bold]{prompt}[/]\n> ", end="")
+    line = sys.stdin.readline()
+    return None if line == "" else line.strip()
+
+
+def print_result(state: dict[str, Any]) -> None:
+    """The end-of-build summary: where the bundle is and what it holds."""
+    bundle = Path(state["out"])
+    manifest = json.loads((bundle / "manifest.json").read_text()) if (bundle / "manifest.json").is_file() else {}
+    tables = manifest.get("tables", {})
+    rows = ", ".join(f"{t} {v.get('rows', 0):,} rows" for t, v in tables.items())
+    inc = json.loads((bundle / "incidents.json").read_text())["incidents"] if (bundle / "incidents.json").is_file() else []
+    print_ok(f"built {bundle}: {rows}; {len(inc)} incident(s); {state.get('questions', 0)} questions "
+             f"(qa.jsonl); decisions in report.md")
+    if state.get("checks_failed"):
+        print_error("checks still failing: " + ", ".join(state["checks_failed"]), prefix="warning: ")
+
+
+@app.command()
+def build(
+    description: Annotated[str | None, typer.Argument(metavar="DESCRIPTION",
+                                                      help="The domain in plain language.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Bundle directory to create.")] = None,
+    pack: Annotated[str | None, typer.Option("--pack", help="Start from a built-in pack.")] = None,
+    sample: Annotated[list[Path] | None, typer.Option("--sample", help="Sample table (CSV/Parquet); repeatable.")] = None,
+    ddl: Annotated[Path | None, typer.Option("--ddl", help="SQL DDL of the tables.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Skip the review point (approve the draft).")] = False,
+    thread: Annotated[str | None, typer.Option("--thread", help="Resume (or name) a build session.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", help="The answer to a paused review ('ok' or an edit).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the world and of the questions.")] = 0,
+    n: Annotated[int | None, typer.Option("--n", min=1, help="Canonical questions (default: the query plan).")] = None,
+    sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
+) -> None:
+    """Build a whole eval: infer the domain, write and review the spec, generate data with incidents,
+    check it, synthesize questions. Offline by default; uses CHRONOEVAL_MODEL when set."""
+    from langgraph.types import Command
+
+    with errors():
+        cp = open_checkpointer(sessions_path(sessions))
+        from agents.lc_tools import set_progress
+        from agents.models import get_chat_model
+        from graph.builder import RECURSION_LIMIT, build_graph
+        from graph.console import RichProgress
+        from graph.context import BuildContext
+
+        graph = build_graph(checkpointer=cp)
+        tid = thread or uuid.uuid4().hex[:8]
+        config = {"configurable": {"thread_id": tid}, "recursion_limit": RECURSION_LIMIT}
+        saved = graph.get_state(config)
+        if saved.next:  # a paused session: resume it
+            inp: Any = Command(resume=answer) if answer is not None else None
+            err.print(f"resuming build session {tid}")
+        else:
+            if saved.values.get("finished") and thread:
+                raise ValueError(f"build session {tid} is already finished ({saved.values.get('out')}); "
+                                 "start a new one without --thread")
+            if not (description or pack or sample or ddl):
+                raise ValueError("say what to build: a DESCRIPTION, --pack NAME, --sample FILE or --ddl FILE")
+            if output is None:
+                raise ValueError("give the bundle directory with -o OUT")
+            if output.exists() and (not output.is_dir() or any(output.iterdir())):
+                raise FileExistsError(f"{output} already exists; choose another -o path")
+            inp = {"request": description or "", "pack": pack, "samples": [str(s) for s in sample or []],
+                   "ddl": str(ddl) if ddl else None, "out": str(output), "iterations": 0, "stale": []}
+            err.print(f"build session {tid} (resume with --thread {tid})")
+        ctx = BuildContext(model=get_chat_model(), auto_approve=yes, seed=seed, n_questions=n,
+                           on_step=lambda d: err.print(f"  {d['decision']}  [dim]{d['reason']}[/]"))
+        while True:
+            if inp is None:
+                reply = _review_reply(graph.get_state(config))
+                if reply is None:
+                    err.print(f"paused for review; resume with: chronoeval build --thread {tid} --answer ok")
+                    raise typer.Exit(PAUSED)
+                inp = Command(resume=reply)
+            with RichProgress() as progress:
+                set_progress(progress)
+                try:
+                    result = graph.invoke(inp, config, context=ctx)
+                finally:
+                    set_progress(None)
+            if "__interrupt__" not in result:
+                break
+            inp = None
+        if result.get("error"):
+            raise RuntimeError(result["error"])
+        print_result(result)
+
+
+def _review_reply(snapshot) -> str | None:
+    """Show the pending review and read the answer (None when stdin has nothing to give)."""
+    pending = [i.value for t in snapshot.tasks for i in t.interrupts]
+    if not pending:
+        return ""
+    show_review(pending[0]["summary"])
+    return ask(pending[0]["prompt"])

@@ -1,0 +1,66 @@
+"""The last node: write the decision log into report.md, refresh the manifest, record experience
+notes in memory (when one is configured)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langgraph.runtime import Runtime
+
+from graph.context import BuildContext
+from graph.state import BuildState, decision
+
+BEGIN, END = "<!-- chronoeval:build:begin -->", "<!-- chronoeval:build:end -->"
+
+
+def decision_section(state: BuildState) -> str:
+    """The 'Build decisions' section of report.md: every routing and agent decision, in order."""
+    lines = [BEGIN, "## Build decisions", "",
+             f"Request: {state.get('request') or state.get('pack') or ''}", "",
+             "| # | step | by | decision | why |", "|---|---|---|---|---|"]
+    for i, d in enumerate(state.get("decisions", []), 1):
+        cells = [str(d.get(k, "")).replace("|", "\\|").replace("\n", " ") for k in ("step", "agent", "decision",
+                                                                                     "reason")]
+        lines.append(f"| {i} | " + " | ".join(cells) + " |")
+    if state.get("error"):
+        lines += ["", f"**Stopped early:** {state['error']}"]
+    return "\n".join(lines) + "\n" + END + "\n"
+
+
+def _notes(state: BuildState, ctx: BuildContext) -> list[str]:
+    """Experience notes worth keeping from this build (generation lessons)."""
+    out = []
+    adjusted = [d["decision"] for d in state.get("decisions", [])
+                if d.get("agent") == "pattern_injector" and ("strengthened" in d["decision"] or "removed" in d["decision"])]
+    if adjusted:
+        out.append("generation lesson: " + "; ".join(adjusted))
+    edits = state.get("edits", [])
+    if edits:
+        out.append("user preference at review: " + "; ".join(edits))
+    return out
+
+
+def finish(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
+    """Write the report section and notes; mark the build finished."""
+    from tools.generate.atomic import upsert_section
+
+    ctx = runtime.context
+    out = Path(state["out"])
+    log = [decision("finish", "supervisor", "build finished" if not state.get("error") else "build stopped",
+                    state.get("error") or f"bundle at {out}")]
+    if (out / "manifest.json").is_file():
+        upsert_section(out / "report.md", decision_section({**state, "decisions": state.get("decisions", []) + log}),
+                       BEGIN, END)
+        from tools.generate.writers import refresh_manifest
+
+        refresh_manifest(out, ["report.md"])
+    if ctx.memory is not None:
+        from knowledge.documents import ExperienceNote
+
+        for text in _notes(state, ctx):
+            kind = "user_preference" if text.startswith("user preference") else "generation_lesson"
+            try:
+                ctx.memory.remember(ExperienceNote(kind=kind, text=text, source=str(out)))
+            except Exception as exc:  # memory is an aid: a failing store is logged, never fatal
+                log.append(decision("finish", "supervisor", "experience note not recorded", str(exc)[:200]))
+    return {"finished": True, "decisions": log}

@@ -1,0 +1,44 @@
+"""Prompt of the schema-inference agent: a domain description → a ``DomainDraft``."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from prompts.base import Prompt
+from tools.describe.draft import DomainDraft, EntityDraft, MeasurementDraft
+
+
+class DescriptionInput(BaseModel):
+    """The user's description of the domain (and edits given at review, in order)."""
+
+    description: str
+    edits: list[str] = []
+
+
+SCHEMA_INFERENCE = Prompt(
+    name="schema_inference",
+    instruction="""You read a domain expert's description of their telemetry and draft the data it
+describes. Name things with the user's own words in snake_case. The entity is the thing each time
+series belongs to (a turbine, a pod, a region). Give the count, cadence (e.g. 10m) and horizon
+(e.g. 14d) only when the text states them; leave them null otherwise. List the measurements the
+text names, and the states it names in the order given (the normal state first). incident_hints
+are pattern kinds the user asks for: spike, dip, level_shift, kpi_degradation, variance_burst,
+slow_drift, flash_crowd, flatline, null_burst, data_outage, cascade. In evidence, map each part
+(entity, count, measurements, states, cadence, horizon) to the words it came from.""",
+    input_model=DescriptionInput,
+    output_model=DomainDraft,
+    examples=[(
+        DescriptionInput(description="a wind farm of 40 turbines reporting vibration and power output every 10 "
+                                     "minutes; turbines go through normal, curtailed and fault"),
+        DomainDraft(name="wind_farm", description="a wind farm of 40 turbines reporting vibration and power output "
+                                                  "every 10 minutes; turbines go through normal, curtailed and fault",
+                    entity=EntityDraft(name="turbine", plural="turbines", count=40,
+                                       states=["normal", "curtailed", "fault"], cadence="10m",
+                                       measurements=[MeasurementDraft(name="vibration", words="vibration"),
+                                                     MeasurementDraft(name="power_output", words="power output")]),
+                    nearest_pack="iot",
+                    evidence={"entity": "40 turbines", "count": "40 turbines", "cadence": "every 10 minutes",
+                              "measurements": "reporting vibration and power output",
+                              "states": "go through normal, curtailed and fault"}),
+    )],
+)

@@ -1,0 +1,101 @@
+"""The supervisor graph offline: routing order, the decision log, the iteration cap, the LLM path
+with a fake chat model (and its guard), and descriptions building bundles whose stated counts,
+cadences and horizons hold in the data."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+
+from graph.builder import RECURSION_LIMIT, build_graph
+from graph.context import BuildContext
+from tests.agents.fake_chat import FakeChatModel
+from tests.tools.describe.cases import CASES
+
+WIND = CASES[0][0]
+
+
+def _run(request: str, out, **ctx):
+    g = build_graph()
+    return g.invoke({"request": request, "out": str(out), "stale": []}, {"recursion_limit": RECURSION_LIMIT},
+                    context=BuildContext(auto_approve=True, **ctx))
+
+
+def _routes(state) -> list[str]:
+    return [d["decision"][2:] for d in state["decisions"] if d["agent"] == "supervisor" and d["decision"].startswith("→")]
+
+
+def test_offline_routing_order_and_decision_log(tmp_path):
+    state = _run(WIND, tmp_path / "wind", n_questions=20)
+    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer", "finish"]
+    assert state["finished"] and not state.get("error") and state["questions"] == 20
+    report = (tmp_path / "wind" / "report.md").read_text()
+    assert "## Build decisions" in report and "from: 40 turbines" in report and "→ pattern_injector" in report
+    from tools.generate.writers import sha256_file
+
+    manifest = json.loads((tmp_path / "wind" / "manifest.json").read_text())
+    assert manifest["files"]["report.md"] == sha256_file(tmp_path / "wind" / "report.md")
+
+
+def test_iteration_cap_stops_a_supervisor_that_never_finishes(tmp_path):
+    state = _run(WIND, tmp_path / "capped", max_iterations=2)
+    assert _routes(state) == ["schema_inference", "spec_writer"]
+    assert "iteration cap" in state["error"] and state["finished"]
+    assert not (tmp_path / "capped").exists()  # stopped before generating anything
+
+
+def _draft_reply() -> dict:
+    return {"name": "wind_farm", "description": WIND,
+            "entity": {"name": "turbine", "plural": "turbines", "count": 12, "states": ["normal", "fault"],
+                       "measurements": [{"name": "power_output", "words": "power output"}], "cadence": "10m"},
+            "horizon": "2d", "evidence": {"count": "12 turbines"}}
+
+
+def test_llm_path_drives_supervisor_and_schema_inference_with_a_guard(tmp_path):
+    model = FakeChatModel(replies=[
+        {"next": "query_synthesizer", "reason": "jump ahead"},   # guard: no data yet → planner decides
+        _draft_reply(),                                          # schema_inference's structured draft
+        {"next": "spec_writer", "reason": "draft exists"},
+        {"next": "pattern_injector", "reason": "approved"},
+        {"next": "query_synthesizer", "reason": "data ready"},
+        {"next": "finish", "reason": "all done"},
+    ], calls=[])
+    state = _run(WIND, tmp_path / "llm", model=model, n_questions=12)
+    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer", "finish"]
+    reasons = [d["reason"] for d in state["decisions"] if d["agent"] == "supervisor"]
+    assert "lacks its prerequisites" in reasons[0] and reasons[1] == "LLM: draft exists"
+    assert any(d["decision"] == "draft from the LLM" for d in state["decisions"])
+    con = duckdb.connect(str(tmp_path / "llm" / "data.duckdb"), read_only=True)
+    assert con.execute("SELECT count(DISTINCT turbine_id) FROM turbine_metrics").fetchone()[0] == 12
+    assert model.replies == []  # every scripted reply was used: each step really asked the model
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[c[1] for c in CASES])
+def test_descriptions_build_bundles_whose_stated_numbers_hold(case, tmp_path):
+    text, entity, count, cadence, horizon, measurements, states = case
+    state = _run(text, tmp_path / "b", n_questions=12)
+    assert state["finished"] and not state.get("error") and state["questions"] >= 9
+    out = tmp_path / "b"
+    spec_table = next(t for t in json.loads((out / "manifest.json").read_text())["tables"] if t.endswith("_metrics"))
+    con = duckdb.connect(str(out / "data.duckdb"), read_only=True)
+    ids = con.execute(f"SELECT count(DISTINCT {entity}_id) FROM {spec_table}").fetchone()[0]
+    cols = [r[0] for r in con.execute(f"DESCRIBE {spec_table}").fetchall()]
+    assert set(measurements) <= set(cols) and "status" in cols
+    if count:
+        assert ids == count
+    if states:
+        seen = {r[0] for r in con.execute(f"SELECT DISTINCT status FROM {spec_table}").fetchall()}
+        assert seen <= set(states) and len(seen) >= 2
+    step, span = con.execute(
+        f"WITH d AS (SELECT epoch(timestamp) - lag(epoch(timestamp)) OVER (PARTITION BY {entity}_id ORDER BY timestamp) "
+        f"AS gap FROM {spec_table}) SELECT (SELECT min(gap) FROM d), "
+        f"(SELECT epoch(max(timestamp)) - epoch(min(timestamp)) FROM {spec_table})").fetchone()
+    from tools.spec.durations import parse_duration
+
+    if cadence:
+        assert step == parse_duration(cadence)
+    want = parse_duration(horizon or "7d")
+    assert want - parse_duration(cadence or "15m") - 3600 <= span <= want
