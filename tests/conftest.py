@@ -39,3 +39,25 @@ def llm_env(openai_server, monkeypatch):
     monkeypatch.setenv("CHRONOEVAL_LLM_TIMEOUT", "10")
     reset_usage()
     return openai_server
+
+
+PACK_SCALES = {"iot": 0.3, "telecom": 0.3, "observability": 0.5, "security": 0.3, "ecommerce": 0.3}
+
+
+@pytest.fixture(scope="session")
+def pack_suites(tmp_path_factory):
+    """Every built-in pack generated at a small scale (observability needs 0.5 for its incident
+    targets) with its default question suite: {pack: bundle dir}. Built once per session (≈15 s);
+    copy a bundle before changing it."""
+    from tools.generate import generate_bundle
+    from tools.queries.suite import build_suite
+    from tools.spec import load_pack
+
+    root = tmp_path_factory.mktemp("pack-suites")
+    out = {}
+    for pack, scale in PACK_SCALES.items():
+        d = root / pack
+        generate_bundle(load_pack(pack), d, scale=scale, force=True)
+        build_suite(d)
+        out[pack] = d
+    return out
