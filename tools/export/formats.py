@@ -89,7 +89,7 @@ def export_langsmith(records: list[dict], out: Path) -> list[Path]:
 
 def export_opik(records: list[dict], out: Path) -> list[Path]:
     """Opik dataset items (input/expected_output plus metadata), one per line."""
-    rows = [{"input": r["question"], "expected_output": r["answer_text"], "id_": r["id"], "metadata": _meta(r)}
+    rows = [{"input": r["question"], "expected_output": r["answer_text"], "question_id": r["id"], "metadata": _meta(r)}
             for r in records]
     (out / "opik_items.jsonl").write_text(_jsonl(rows))
     return [out / "opik_items.jsonl"]
