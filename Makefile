@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+DEMO_DESCRIPTION := 120 cell towers reporting dropped call rate, throughput and connected users every 15 minutes \
+over 3 days; cells go through active, congested and outage, with an outage on a few sites
+
 demo: $(STAMP)
-	$(VENV)/bin/chronoeval generate telecom -o out/telecom --seed 7 --force
-	$(VENV)/bin/chronoeval queries out/telecom
+	rm -rf out/demo
+	$(VENV)/bin/chronoeval build "$(DEMO_DESCRIPTION)" -o out/demo --yes --sessions out/sessions.sqlite
 
 # the postgres export/backend tests start a throwaway cluster from Debian's server binaries
 postgres:
