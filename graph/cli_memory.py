@@ -131,10 +131,12 @@ def _print_hits(hits, query: str) -> None:
     if not hits:
         out.print(f"no documents match (query: {query!r}); drop filters or add notes with `chronoeval memory add`")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for col, just in (("score", "right"), ("kind", "left"), ("document", "left"), ("source", "left"),
-                      ("n", "right")):
-        table.add_column(col, justify=just, overflow="fold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("document", ratio=2, overflow="fold")
+    table.add_column("source", ratio=1, overflow="fold")
+    table.add_column("n", justify="right", no_wrap=True)
     for h in hits:
         d = h.doc
         table.add_row(f"{h.score:.3f}", _kind(d), f"{d.id}\n{_snippet(d.text if d.kind == 'note' else d.title)}",
