@@ -17,10 +17,17 @@ from typing import Annotated, Any
 
 import typer
 
-from graph.cli_base import app, errors
+from graph.cli_base import app, errors, register_user_errors
 from graph.console import err, out, print_error, print_ok
 
 PAUSED = 0  # a build paused at review is not an error: it waits for --thread ID --answer
+
+
+class BuildError(ValueError):
+    """A build the user asked for in a way that cannot run (exit 2)."""
+
+
+register_user_errors(BuildError)
 
 
 def sessions_path(explicit: Path | None = None) -> Path:
@@ -116,12 +123,12 @@ def build(
             err.print(f"resuming build session {tid}")
         else:
             if saved.values.get("finished") and thread:
-                raise ValueError(f"build session {tid} is already finished ({saved.values.get('out')}); "
+                raise BuildError(f"build session {tid} is already finished ({saved.values.get('out')}); "
                                  "start a new one without --thread")
             if not (description or pack or sample or ddl):
-                raise ValueError("say what to build: a DESCRIPTION, --pack NAME, --sample FILE or --ddl FILE")
+                raise BuildError("say what to build: a DESCRIPTION, --pack NAME, --sample FILE or --ddl FILE")
             if output is None:
-                raise ValueError("give the bundle directory with -o OUT")
+                raise BuildError("give the bundle directory with -o OUT")
             if output.exists() and (not output.is_dir() or any(output.iterdir())):
                 raise FileExistsError(f"{output} already exists; choose another -o path")
             inp = {"request": description or "", "pack": pack, "samples": [str(s) for s in sample or []],

@@ -1,0 +1,107 @@
+"""``chronoeval build`` through the real CLI: offline with --yes, a review that pauses in one
+process and resumes in another (SqliteSaver), edits at review, and a full build over real HTTP
+against the scripted OpenAI-compatible server where the resumed process repeats no LLM call."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.tools.describe.cases import CASES
+
+ROOT = Path(__file__).resolve().parents[2]
+PODS = CASES[1][0]
+
+
+def _cli(args: list[str], env: dict, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "graph.cli", *args], cwd=ROOT, env=env, text=True,
+                          input=stdin if stdin is not None else "", capture_output=True, timeout=300)
+
+
+def _env(tmp_path: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CHRONOEVAL_"))}
+    env.update({"CHRONOEVAL_HOME": str(tmp_path / "home"), "CHRONOEVAL_MODEL": "none",
+                "CHRONOEVAL_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "120", **extra})
+    return env
+
+
+def test_offline_build_with_yes_writes_a_bundle(tmp_path):
+    r = _cli(["build", CASES[0][0] + " over 2 days", "-o", str(tmp_path / "wind"), "--yes", "--n", "12"],
+             _env(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "built" in r.stdout and "12 questions" in r.stdout
+    qa = [json.loads(x) for x in (tmp_path / "wind" / "qa.jsonl").read_text().splitlines()]
+    assert len(qa) == 12 and any("turbine" in q["question"] for q in qa)
+
+
+def test_review_pauses_resumes_in_a_new_process_and_applies_an_edit(tmp_path):
+    env = _env(tmp_path)
+    out = tmp_path / "pods"
+    first = _cli(["build", PODS, "-o", str(out), "--thread", "t1", "--n", "12"], env)  # stdin closed: pause
+    assert first.returncode == 0, first.stderr
+    assert "paused for review" in first.stderr and "kubernetes_pod" in first.stdout and not out.exists()
+    edit = _cli(["build", "--thread", "t1", "--answer", "make it 8 pods every 10 minutes over 2 days"], env)
+    assert edit.returncode == 0 and "paused for review" in edit.stderr  # the edited draft is shown again
+    assert re.search(r"kubernetes_pod\s*│\s*8\s*│\s*10m\s*│", edit.stdout), edit.stdout
+    done = _cli(["build", "--thread", "t1", "--answer", "ok"], env)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    metrics = manifest["tables"]["kubernetes_pod_metrics"]
+    assert metrics["entities"] == 8 and metrics["rows"] <= 8 * 2 * 144
+    report = (out / "report.md").read_text()
+    assert "edit: make it 8 pods every 10 minutes over 2 days" in report and "count → 8" in report
+    again = _cli(["build", "--thread", "t1"], env)
+    assert again.returncode == 2 and "already finished" in again.stderr
+
+
+def test_build_needs_an_output_and_refuses_an_existing_bundle(tmp_path):
+    env = _env(tmp_path)
+    r = _cli(["build", PODS], env)
+    assert r.returncode == 2 and "-o OUT" in r.stderr and "Traceback" not in r.stderr
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "x").write_text("keep me")
+    r = _cli(["build", PODS, "-o", str(tmp_path / "taken"), "--yes"], env)
+    assert r.returncode == 2 and "already exists" in r.stderr
+    assert (tmp_path / "taken" / "x").read_text() == "keep me"
+
+
+def _scripted(body: dict) -> dict:
+    """The 'model': a DomainDraft for schema inference, the planner's next step for the supervisor."""
+    system = body["messages"][0]["content"]
+    if "draft the data it" in system:
+        return {"name": "k8s", "description": PODS,
+                "entity": {"name": "pod", "plural": "pods", "count": 6, "cadence": "10m",
+                           "measurements": [{"name": "restarts", "words": "restarts"},
+                                            {"name": "cpu_throttling", "words": "CPU throttling"}]},
+                "horizon": "2d", "evidence": {"count": "llm"}}
+    status = json.loads(body["messages"][-1]["content"])
+    nxt = ("schema_inference" if not status["has_draft"] else "spec_writer" if not status["has_spec"] else
+           "review" if not status["approved"] else "pattern_injector" if not status["bundle_ready"] else
+           "query_synthesizer" if not status["questions"] else "finish")
+    return {"next": nxt, "reason": f"scripted: {nxt}"}
+
+
+def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_server):
+    openai_server.respond_with(_scripted)
+    llm = {"CHRONOEVAL_MODEL": "openai:scripted", "OPENAI_BASE_URL": openai_server.base_url,
+           "OPENAI_API_KEY": "test-key", "CHRONOEVAL_LLM_RETRIES": "0"}
+    out = tmp_path / "k8s"
+    first = _cli(["build", PODS, "-o", str(out), "--thread", "h1", "--n", "12"],
+                 _env(tmp_path, **llm, CHRONOEVAL_CACHE_DIR=str(tmp_path / "c1")))
+    assert first.returncode == 0 and "paused for review" in first.stderr, first.stderr
+    before = len(openai_server.requests)
+    kinds = ["draft" if "draft the data it" in r["messages"][0]["content"] else "route" for r in openai_server.requests]
+    assert kinds.count("draft") == 1 and kinds.count("route") == 3  # schema_inference, spec_writer, review
+    done = _cli(["build", "--thread", "h1", "--answer", "ok"],
+                _env(tmp_path, **llm, CHRONOEVAL_CACHE_DIR=str(tmp_path / "c2")))  # a cold cache: repeats would show
+    assert done.returncode == 0, done.stderr
+    later = openai_server.requests[before:]
+    assert all("draft the data it" not in r["messages"][0]["content"] for r in later)
+    assert len(later) == 3  # pattern_injector, query_synthesizer, finish: one route each, nothing repeated
+    m = json.loads((out / "manifest.json").read_text())["tables"]["pod_metrics"]
+    assert m["entities"] == 6
+    assert "draft from the LLM" in (out / "report.md").read_text()
