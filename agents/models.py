@@ -201,6 +201,23 @@ def _schema(output: type[BaseModel]) -> dict:
     return s
 
 
+def _strict_json(result: dict, output: type[BaseModel]) -> Any:
+    """The reply as JSON, parsed strictly (LangChain's parser accepts truncated JSON such as
+    ``{"a": ["x`` by closing it; a cut-off reply must count as invalid)."""
+    content = getattr(result.get("raw"), "content", None)
+    if isinstance(content, str) and content.strip():
+        text = content.strip()
+        if text.startswith("```"):
+            text = text.strip("`").removeprefix("json").strip()
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"not valid JSON for {output.__name__}: {exc}") from None
+    if result.get("parsing_error") is not None or result.get("parsed") is None:
+        raise ValueError(f"not valid JSON for {output.__name__}: {result.get('parsing_error')}")
+    return result["parsed"]
+
+
 def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, retries: int = 2,
                     purpose: str = "", notes: list[str] | None = None,
                     check: Callable[[T], list[str]] | None = None) -> T | None:
@@ -235,9 +252,7 @@ def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, ret
             raw = result.get("raw")
             meta = getattr(raw, "usage_metadata", None) or {}
             _count(input_tokens=int(meta.get("input_tokens", 0)), output_tokens=int(meta.get("output_tokens", 0)))
-            if result.get("parsing_error") is not None or result.get("parsed") is None:
-                raise ValueError(f"not valid JSON for {output.__name__}: {result.get('parsing_error')}")
-            value = output.model_validate(result["parsed"])
+            value = output.model_validate(_strict_json(result, output))
             problems = check(value) if check else []
             if problems:
                 raise ValueError("; ".join(problems))

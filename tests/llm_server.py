@@ -141,8 +141,13 @@ class ScriptedOpenAIServer:
             self._n += 1
             reply = self.queue.popleft() if self.queue else None
             delay, self._delay_next = self._delay_next, 0.0
-        if reply is None:
-            reply = as_reply(self.responder(body)) if self.responder else Reply(status=500, error="script exhausted")
+        if reply is None and self.responder is None:
+            reply = Reply(status=500, error="script exhausted")
+        elif reply is None:
+            try:
+                reply = as_reply(self.responder(body))
+            except Exception as exc:  # a broken responder is a 500 the test can see, not a dropped connection
+                reply = Reply(status=500, error=f"responder failed: {type(exc).__name__}: {exc}")
         if delay:
             reply = Reply(reply.content, reply.tool_calls, reply.status, reply.error, reply.delay + delay)
         return reply
