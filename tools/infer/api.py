@@ -30,6 +30,11 @@ class InferResult:
     fidelity: list = field(default_factory=list)
 
 
+def entity_comments(fits: list[TableFit]) -> dict[str, list[str]]:
+    """Provenance comments keyed by spec path (each fit's relative paths under its entity)."""
+    return {f"entities[{i}]{k}": v for i, f in enumerate(fits) for k, v in f.comments.items()}
+
+
 def _order(profiles: list[Profile], relations: list[Relation]) -> list[Profile]:
     """Parents before children (then the order given), so the spec reads top-down."""
     deps = {p.name: {r.parent for r in relations if r.child == p.name} for p in profiles}
@@ -69,17 +74,16 @@ def infer_from_tables(paths: list[str | Path], *, name: str = "inferred", seed: 
     relations = detect_relations(profiles)
     profiles = _order(profiles, relations)
     start, horizon = time_frame(profiles)
-    by = {p.name: p for p in profiles}
     fits = []
-    for i, p in enumerate(profiles):
+    for p in profiles:
         tell(f"fitting {p.name}")
-        fits.append(fit_table(p, relations, by, start, seed, i))
+        fits.append(fit_table(p, relations, start, seed))
     add_relation_weights(fits, relations)
     spec = build_spec(name, fits, start, horizon, seed)
     notes = [f"{p.name}: {w}" for p in profiles for w in p.warnings]
     notes += [f"{p.name}: {n}" for p in profiles for n in (p.table.time.notes if p.table.time else [])]
     notes += [n for f in fits for n in f.notes]
-    comments = {k: v for f in fits for k, v in f.comments.items()}
+    comments = entity_comments(fits)
     header = [f"Spec fitted by `chronoeval infer` from {len(tables)} table(s): "
               + ", ".join(f"{t.name} ({t.rows} rows)" for t in tables) + ".",
               "Each fitted part carries a comment naming its source table and how many rows or entities it used.",

@@ -33,7 +33,7 @@ class TableFit:
     entity: EntityType
     states: StateFit | None
     measurements: dict[str, MeasurementFit]
-    comments: dict[str, list[str]] = field(default_factory=dict)
+    comments: dict[str, list[str]] = field(default_factory=dict)  # relative paths: "", ".attributes[0]"
     notes: list[str] = field(default_factory=list)
 
 
@@ -57,12 +57,11 @@ def _first_rows(p: Profile, sf: pd.DataFrame) -> pd.DataFrame:
     return sf[np.r_[True, codes[1:] != codes[:-1]]]
 
 
-def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], parents: dict[str, Profile],
-                seed: int, tf: TableFit, index: int) -> list[Attribute]:
+def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], seed: int, tf: TableFit) -> list[Attribute]:
     out: list[Attribute] = []
     rel_of = {r.columns[0]: r for r in relations if r.child == p.name}
     second = {c: (r, j) for r in relations if r.child == p.name for j, c in enumerate(r.columns) if j > 0}
-    base = f"entities[{index}].attributes"
+    base = ".attributes"  # comment paths are relative to the entity (prefixed when the spec is assembled)
     for k in p.keys[1:]:
         counts = ents[k].astype(str).value_counts(sort=False)
         tf.comments[f"{base}[{len(out)}]"] = [f"{p.name}.{k}: part of the composite key ({', '.join(p.keys)}); "
@@ -97,9 +96,9 @@ def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], paren
     return out
 
 
-def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile], start: float, seed: int,
-              index: int) -> TableFit:
-    """Fit one table into an entity type (``index`` is its position in the spec, for comment paths)."""
+def fit_table(p: Profile, relations: list[Relation], start: float, seed: int) -> TableFit:
+    """Fit one table into an entity type; ``comments`` maps paths relative to the entity (``""``,
+    ``.attributes[0]``, ``.states``, ...) to provenance lines."""
     sf = p.sorted_frame
     ents = _first_rows(p, sf)
     key = p.keys[0] if p.keys else f"{p.name}_id"
@@ -107,7 +106,7 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
     tf = TableFit(p, None, None, {})  # type: ignore[arg-type]
     if fmt_note:
         tf.notes.append(f"{p.name}.{key}: {fmt_note}")
-    attrs = _attributes(p, ents, relations, parents, seed, tf, index)
+    attrs = _attributes(p, ents, relations, seed, tf)
     emission = states = arrival = None
     measurements = []
     if p.emission:
@@ -122,11 +121,11 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
                             missing_rate=round(min(p.missing_rate, 0.99), 4) if p.missing_rate >= 0.001 else 0.0)
         gap = f"cadence {format_duration(p.cadence)}" if periodic else f"median gap {format_duration(p.cadence)}"
         late = f", rows up to {format_duration(p.jitter)} after each tick" if p.jitter else ""
-        tf.comments[f"entities[{index}].emission"] = [
+        tf.comments[".emission"] = [
             f"{p.emission}: {gap} ({p.regularity:.0%} of gaps on the grid{late}), missing rate {p.missing_rate:.1%}"]
         if states:
             cols = [c for c in p.columns.values() if c.role in ("state",)]
-            tf.comments[f"entities[{index}].states"] = [
+            tf.comments[".states"] = [
                 f"state machine from {states.transitions} transitions of {p.entities} entities "
                 f"({p.name}: {', '.join(c.name for c in cols) or 'no state column'}; {len(sf)} rows)",
                 *states.notes]
@@ -139,7 +138,7 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
             if c.missing >= 0.001:
                 tf.notes.append(f"{p.name}.{c.name}: {c.missing:.1%} of the values are missing; the spec writes every "
                                 "value (only whole missing rows are modelled, as the emission's missing rate)")
-            tf.comments[f"entities[{index}].measurements[{len(measurements)}]"] = [
+            tf.comments[f".measurements[{len(measurements)}]"] = [
                 f"{p.name}.{c.name} ({c.kind}): {int(np.isfinite(sf[c.name].to_numpy(dtype=float)).sum())} rows; "
                 f"{mf.note}"]
             measurements.append(mf.measurement)
@@ -152,7 +151,7 @@ def fit_table(p: Profile, relations: list[Relation], parents: dict[str, Profile]
                    measurements=measurements, arrival=arrival)
     tf.entity = e
     rows = f"{p.table.rows} rows, {p.entities} entities"
-    tf.comments[f"entities[{index}]"] = [f"fitted from {p.table.path} ({rows}; key: {', '.join(p.keys) or 'none'})"]
+    tf.comments[""] = [f"fitted from {p.table.path} ({rows}; key: {', '.join(p.keys) or 'none'})"]
     return tf
 
 

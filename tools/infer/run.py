@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tools.infer.api import InferResult, infer_from_tables
+from tools.infer.api import InferResult, entity_comments, infer_from_tables
 from tools.infer.ddl import infer_from_ddl
 from tools.infer.errors import InferError
 from tools.infer.render import render_spec
@@ -34,8 +34,7 @@ def _with_ddl(result: InferResult, ddl_spec: Spec, guesses: list[str]) -> InferR
     for i, e in enumerate(spec.entities):
         if e.name in names:
             comments[f"entities[{i}]"] = ["from the DDL only (no sample rows): defaults from types and names, see report"]
-    for f in result.fits:
-        comments.update(f.comments)
+    comments.update(entity_comments(result.fits))
     header = result.yaml_text.split("\nname:")[0].splitlines()
     result.spec = spec
     result.yaml_text = render_spec(spec, comments, [h.removeprefix("# ") for h in header])

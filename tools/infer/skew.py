@@ -40,9 +40,9 @@ def add_relation_weights(fits: list, relations: list[Relation]) -> None:
     """Patch the fitted entity types in place: a hidden weight on skewed parents, ``weight_by`` on the FK."""
     from tools.spec.entity import Attribute
 
-    by = {f.profile.name: (i, f) for i, f in enumerate(fits)}
+    by = {f.profile.name: f for f in fits}
     for r in relations:
-        (_, child), (pi, parent) = by[r.child], by[r.parent]
+        child, parent = by[r.child], by[r.parent]
         counts = children_per_parent(child.profile.table.frame, child.profile.keys, r.columns,
                                      parent.profile.table.frame, parent.profile.keys)
         sigma = weight_sigma(counts)
@@ -51,7 +51,7 @@ def add_relation_weights(fits: list, relations: list[Relation]) -> None:
         name = f"{r.child}_weight"
         attrs = parent.entity.attributes
         weight = Attribute(name=name, emit=False, dist=LogNormal(kind="lognormal", median=1.0, sigma=round(sigma, 4)))
-        parent.comments[f"entities[{pi}].attributes[{len(attrs)}]"] = [
+        parent.comments[f".attributes[{len(attrs)}]"] = [
             f"hidden weight: {r.child} rows per {r.parent} entity vary more than chance (mean {counts.mean():.2f}, "
             f"variance {counts.var():.2f}, max {counts.max()}); lognormal sigma from the extra variance"]
         parent.entity = parent.entity.model_copy(update={"attributes": [*attrs, weight]})
