@@ -102,6 +102,9 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         if mt and m.items[int(mt.group(1)[1:-1])][:4] in ("from", "betw", "in t"):
             fronted = mt.group(1)
             ask = ask[: mt.start()] + ask[mt.end():]
+        elif ml and front == 3 and ml.group("lead").startswith("During "):
+            ask = f"{upper_first(ml.group('main'))} during it?"  # the incident is named after the question
+            post = [f"It refers to {ml.group('lead')[7:]}."] + post
         elif ml and front == 2 and (split := _split_lead(ml.group("lead"), ml.group("main"), m)):
             pre = pre + [split[0]]  # the leading clause becomes a sentence of its own
             ask = split[1]
@@ -161,7 +164,8 @@ def _choices(canonical: str, p: Persona, rng: np.random.Generator) -> list[tuple
     register = banks.register_of(p.style, p.formality)
     n_open = max(banks.bank_size(q.ask, banks.ASK_BANK, register), 1)
     n_post = max([banks.bank_size(s, banks.POST_BANK, register) for s in q.post] + [1])
-    fronts = ([1, 0] if p.habits.fronts_window else [0, 1]) + ([2] if LEAD_RE.match(q.ask) else [])
+    fronts = ([1, 0] if p.habits.fronts_window else [0, 1]) + ([2] if LEAD_RE.match(q.ask) else []) \
+        + ([3] if LEAD_RE.match(q.ask) and q.ask.startswith("During ") else [])
     orders = [0] + ([1] if q.post else []) + ([2] if q.pre else []) \
         + ([3, 4] if sum(len(split_clauses(s)) for s in q.post) > 1 else []) \
         + ([5] if sum(len(split_clauses(s)) for s in q.pre) > 1 else [])
