@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tools.infer.assemble import TableFit, build_spec, fit_table, time_frame
 from tools.infer.errors import InferError
+from tools.infer.fold import find_folds, fold_fits
 from tools.infer.profile import Profile, profile_table
 from tools.infer.read import load_table
 from tools.infer.relations import Relation, detect_relations
@@ -74,15 +75,18 @@ def infer_from_tables(paths: list[str | Path], *, name: str = "inferred", seed: 
     relations = detect_relations(profiles)
     profiles = _order(profiles, relations)
     start, horizon = time_frame(profiles)
+    folds = find_folds(profiles)
+    dims = {m.name: d.table.frame.set_index(d.table.frame[d.keys[0]].astype(str)) for m, d in folds}
     fits = []
     for p in profiles:
         tell(f"fitting {p.name}")
-        fits.append(fit_table(p, relations, start, seed))
+        fits.append(fit_table(p, relations, start, seed, dims.get(p.name)))
     add_relation_weights(fits, relations)
+    fits, fold_notes = fold_fits(fits, folds)
     spec = build_spec(name, fits, start, horizon, seed)
     notes = [f"{p.name}: {w}" for p in profiles for w in p.warnings]
     notes += [f"{p.name}: {n}" for p in profiles for n in (p.table.time.notes if p.table.time else [])]
-    notes += [n for f in fits for n in f.notes]
+    notes += [n for f in fits for n in f.notes] + fold_notes
     comments = entity_comments(fits)
     header = [f"Spec fitted by `chronoeval infer` from {len(tables)} table(s): "
               + ", ".join(f"{t.name} ({t.rows} rows)" for t in tables) + ".",

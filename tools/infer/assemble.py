@@ -13,12 +13,12 @@ import pandas as pd
 
 from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
-from tools.infer.fit_states import StateFit, fit_states
+from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
 from tools.spec.distributions import ForeignKey, ParentAttribute
 from tools.spec.durations import format_duration
-from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec
+from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec, TrajectoryFlag
 from tools.spec.model import Spec
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -96,9 +96,11 @@ def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], seed:
     return out
 
 
-def fit_table(p: Profile, relations: list[Relation], start: float, seed: int) -> TableFit:
+def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
+              dimension: pd.DataFrame | None = None) -> TableFit:
     """Fit one table into an entity type; ``comments`` maps paths relative to the entity (``""``,
-    ``.attributes[0]``, ``.states``, ...) to provenance lines."""
+    ``.attributes[0]``, ``.states``, ...) to provenance lines. ``dimension`` (the rows of a dimension
+    table of the same entities, indexed by id) offers its labels as level effects of measurements."""
     sf = p.sorted_frame
     ents = _first_rows(p, sf)
     key = p.keys[0] if p.keys else f"{p.name}_id"
@@ -113,6 +115,8 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int) ->
         tcol = p.table.time.column
         states = fit_states(p, sf, seed)
         tf.states = states
+        if states and p.emission == "on_transition":
+            attrs = _flags(p, states, ents, attrs, tf)
         t = seconds(sf[tcol])
         periodic = p.emission == "periodic"
         cadence = format_duration(p.cadence) if periodic else None
@@ -130,10 +134,11 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int) ->
                 f"({p.name}: {', '.join(c.name for c in cols) or 'no state column'}; {len(sf)} rows)",
                 *states.notes]
         series = _series(p, t)
+        groups = _label_groups(p, ents, dimension)
         for c in [c for c in p.columns.values() if c.role == "measurement"]:
             mf = fit_measurement(c.name, c.kind, sf[c.name].to_numpy(dtype=float), t.astype(float), start,
                                  p.entity_codes, series, states.row_state if states else None,
-                                 states.names if states else [], periodic, seed)
+                                 states.names if states else [], periodic, seed, groups)
             tf.measurements[c.name] = mf
             if c.missing >= 0.001:
                 tf.notes.append(f"{p.name}.{c.name}: {c.missing:.1%} of the values are missing; the spec writes every "
@@ -153,6 +158,41 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int) ->
     rows = f"{p.table.rows} rows, {p.entities} entities"
     tf.comments[""] = [f"fitted from {p.table.path} ({rows}; key: {', '.join(p.keys) or 'none'})"]
     return tf
+
+
+def _flags(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Attribute], tf: TableFit) -> list[Attribute]:
+    """Move 0/1 attributes that mean "ever entered state X" into the machine's ``flags``."""
+    binary = [a.name for a in attrs if p.columns.get(a.name) and p.columns[a.name].kind == "numeric"
+              and p.columns[a.name].distinct == 2]
+    flags = trajectory_flags(states, p.entity_codes, ents, binary)
+    if not flags:
+        return attrs
+    states.machine = states.machine.model_copy(update={"flags": {
+        c: TrajectoryFlag(ever_in=[s]) for c, s in flags.items()}})
+    for c, s in flags.items():
+        p.columns[c].role, p.columns[c].kind = "derived", f"flag: ever in {s}"
+        tf.notes.append(f"{p.name}.{c}: 1 on every row of the entities that ever enter '{s}' (a trajectory flag)")
+    kept, comments = [], {}
+    for j, a in enumerate(attrs):
+        if a.name not in flags:
+            if f".attributes[{j}]" in tf.comments:
+                comments[f".attributes[{len(kept)}]"] = tf.comments[f".attributes[{j}]"]
+            kept.append(a)
+    tf.comments = {k: v for k, v in tf.comments.items() if not k.startswith(".attributes[")} | comments
+    return kept
+
+
+def _label_groups(p: Profile, ents: pd.DataFrame, dimension: pd.DataFrame | None) -> dict[str, np.ndarray]:
+    """Label attributes (of the table, or of its dimension table) as one label per entity code."""
+    out = {c.name: ents[c.name].astype(str).to_numpy() for c in p.columns.values()
+           if (c.role == "attribute" and c.kind == "categorical") or c.role == "relation"}  # a parent sets a level
+    if dimension is not None and p.keys:
+        rows = dimension.reindex(ents[p.keys[0]].astype(str).to_numpy())
+        for col in dimension.columns:
+            labels = rows[col].dtype == object or pd.api.types.is_string_dtype(rows[col])
+            if col not in out and labels and 2 <= rows[col].nunique() <= 50:
+                out[col] = rows[col].astype(str).to_numpy()
+    return out
 
 
 def _series(p: Profile, t: np.ndarray) -> np.ndarray:

@@ -139,6 +139,11 @@ def _cadence(frame: pd.DataFrame, keys: list[str], time: str, periodic: bool) ->
     return grid(t, gaps)[0] if periodic else float(np.median(gaps))
 
 
+def entity_for_table(spec: Spec, table: str):
+    """The entity type that writes ``table`` (its event/metric table or its static table)."""
+    return next(e for e in spec.entities if table in e.table_names)
+
+
 def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations: list | None = None) -> list[FidelityRow]:
     """Compare every fitted column of every table (and the children per parent of each relation) with
     data regenerated from ``spec``."""
@@ -147,9 +152,9 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
     by = {p.name: p for p in profiles}
     for r in relations or []:
         c, par = by[r.child], by[r.parent]
-        ce, pe = spec.entity(r.child), spec.entity(r.parent)
+        ce, pe = entity_for_table(spec, r.child), entity_for_table(spec, r.parent)
         orig = children_per_parent(c.table.frame, c.keys, r.columns, par.table.frame, par.keys)
-        new = children_per_parent(gen[r.child], [ce.id.column], [r.columns[0]], gen[pe.static_table_name or r.parent],
+        new = children_per_parent(gen[r.child], [ce.id.column], [r.columns[0]], gen[pe.static_table_name or pe.table_name],
                                   [pe.id.column])
         floor = sampling_floor(orig.size, new.size)
         rows.append(FidelityRow(r.child, "+".join(r.columns), "KS children per parent",
@@ -160,7 +165,7 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
         if g is None:
             continue
         f = p.table.frame
-        e = spec.entity(p.name)
+        e = entity_for_table(spec, p.name)
         gkeys = [e.id.column, *p.keys[1:]] if p.keys else [e.id.column]
         okeys = p.keys
         rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(p.entities, 1) - 1),
@@ -183,7 +188,7 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
                 rows.append(FidelityRow(p.name, c.name, "KS", ks(a, b, seed), round(max(KS_MAX, floor), 3)))
             else:
                 rows.append(FidelityRow(p.name, c.name, "TV", tv(a, b), round(max(TV_MAX, floor), 3)))
-        fit = spec.entity(p.name).states
+        fit = e.states if p.emission else None
         cols = [c.name for c in p.columns.values() if c.role == "state"]
         if fit is not None and cols and all(c in g.columns for c in cols) and len(g):
             periodic = p.emission == "periodic"

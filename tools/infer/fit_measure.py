@@ -31,6 +31,7 @@ DAY = 86400.0
 MONDAY = 345600.0  # 1970-01-05T00:00Z: seasonal phases are measured from a Monday (tools.generate.measure)
 OLS_SAMPLE = 200_000
 AR_SERIES = 16
+GROUP_R2 = 0.3  # share of the entity-level spread a label attribute must explain to get its own shifts
 _PCT = re.compile(r"(pct|percent|utili[sz]ation|availability|load|ratio_pct|%)", re.IGNORECASE)
 _UNITS = [(re.compile(r"_ms$", re.I), "ms"), (re.compile(r"(pct|percent|utili[sz]ation|availability)$", re.I), "%"),
           (re.compile(r"_bytes$", re.I), "bytes"), (re.compile(r"_(s|sec|seconds)$", re.I), "s")]
@@ -91,8 +92,9 @@ def _ar1(resid: np.ndarray, series: np.ndarray) -> tuple[float, int]:
 
 def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: float, entity: np.ndarray,
                     series: np.ndarray, state: np.ndarray | None, state_names: list[str], periodic: bool,
-                    seed: int = 0) -> MeasurementFit:
-    """Fit one measurement column. ``t`` in epoch seconds, rows sorted by series then time."""
+                    seed: int = 0, groups: dict[str, np.ndarray] | None = None) -> MeasurementFit:
+    """Fit one measurement column. ``t`` in epoch seconds, rows sorted by series then time; ``groups``
+    maps a label attribute to its label per entity code (candidates for a per-label level shift)."""
     ok = np.isfinite(v)
     v, t, entity, series = v[ok], t[ok], entity[ok], series[ok]
     state = state[ok] if state is not None else None
@@ -136,17 +138,27 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     poisson = kind == "count" and v.min() >= 0 and 0.6 <= disp <= 1.6 and all(a / max(base, 1e-9) < 0.95 for _, a, _ in season)
     # entity-level spread: a hidden per-entity offset when entities differ by more than noise would explain
     offset = None
+    effects = []
     ent_mean = pd.Series(resid).groupby(entity).median()  # robust to an entity's rare excursions
+    center = float(ent_mean.mean()) if ent_mean.size else 0.0  # the level of the typical entity vs the fit
+    if not poisson and groups:
+        found = _group_effect(ent_mean, groups)
+        if found:
+            attr, shifts = found
+            effects.append(AttributeEffect(attribute=attr, values=shifts))
+            resid = resid - pd.Series(groups[attr][entity]).map(shifts).fillna(0.0).to_numpy()
+            ent_mean = pd.Series(resid).groupby(entity).median()
     within = resid - ent_mean.reindex(entity).to_numpy()
     counts = np.bincount(entity)[np.unique(entity)]
     between_sd = float(np.sqrt(max(ent_mean.var(ddof=1) - np.var(within) / max(np.mean(counts), 1), 0.0))) \
         if ent_mean.size >= 3 else 0.0
-    effects = []
     if not poisson and between_sd >= 0.2 * max(float(np.std(within)), 1e-9):
         oname = f"{name}_entity_offset"
         offset = Attribute(name=oname, emit=False, dist=Normal(kind="normal", mean=0.0, std=_sig(between_sd)))
-        effects = [AttributeEffect(attribute=oname, coef=1.0)]
+        effects.append(AttributeEffect(attribute=oname, coef=1.0))
         resid = within
+    if effects:  # shifts and offsets are centred on the typical entity: the base moves there
+        base += center
     states = {}
     if state is not None:
         base_sd = float(np.std(resid[state == base_state])) or 1e-9
@@ -171,9 +183,31 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         parts.append("daily seasonality " + ", ".join(f"{tag} amp {a:.3g} peak {pk}" for tag, a, pk in season))
     if keep_trend:
         parts.append(f"trend {c['trend']:.3g}/day")
+    for a in effects:
+        if a.values:
+            parts.append(f"level by {a.attribute}: " + ", ".join(f"{k} {v:+.3g}" for k, v in a.values.items()))
     if offset:
         parts.append(f"entity spread sd {between_sd:.3g}")
     return MeasurementFit(m, offset, "; ".join(parts))
+
+
+def _group_effect(ent_mean: pd.Series, groups: dict[str, np.ndarray]) -> tuple[str, dict[str, float]] | None:
+    """The label attribute whose groups explain most (>= 30%) of the spread of entity levels, with each
+    label's shift from the mean of the entities; None when no attribute explains that much."""
+    best, best_r2 = None, GROUP_R2
+    total = float(ent_mean.var(ddof=0))
+    if ent_mean.size < 4 or total <= 0:
+        return None
+    for attr, labels in groups.items():
+        lab = pd.Series(labels[ent_mean.index.to_numpy()], index=ent_mean.index)
+        if lab.nunique() < 2 or lab.nunique() > ent_mean.size / 2:
+            continue
+        means = ent_mean.groupby(lab).mean()
+        r2 = float(means.reindex(lab).var(ddof=0)) / total
+        if r2 >= best_r2:
+            center = float(ent_mean.mean())
+            best, best_r2 = (attr, {str(k): _sig(float(m) - center, 4) for k, m in means.items()}), r2
+    return best
 
 
 def _noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bool):

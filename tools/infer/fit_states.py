@@ -152,3 +152,20 @@ def transition_matrix(counts: np.ndarray, names: list[str]) -> dict[str, dict[st
         if total:
             out[name] = {names[j]: float(counts[i, j] / total) for j in range(len(names)) if counts[i, j]}
     return out
+
+
+def trajectory_flags(fit: StateFit, codes: np.ndarray, ents: pd.DataFrame, candidates: list[str]) -> dict[str, str]:
+    """0/1 entity attributes that say whether the entity ever entered one state (``did_purchase``):
+    attribute name -> state, for the machine's ``flags``."""
+    n_ent = int(codes.max()) + 1 if codes.size else 0
+    visited = np.zeros((n_ent, len(fit.names)), bool)
+    visited[codes, fit.row_state] = True
+    out = {}
+    for col in candidates:
+        v = pd.to_numeric(ents[col], errors="coerce").to_numpy()
+        if np.isnan(v).any() or not set(np.unique(v)) <= {0.0, 1.0} or v.size != n_ent:
+            continue
+        match = [s for s in range(len(fit.names)) if np.array_equal(visited[:, s], v == 1)]
+        if match:
+            out[col] = fit.names[match[0]]
+    return out
