@@ -181,3 +181,10 @@ def test_a_second_run_with_the_cache_makes_zero_http_calls(bundle, llm_env, tmp_
     assert llm_env.calls == calls  # every response came from the on-disk cache
     assert (twin / "qa.jsonl").read_bytes() == (bundle / "qa.jsonl").read_bytes()
     assert "cache hit" in (twin / "report.md").read_text()
+
+
+def test_a_model_that_cannot_be_set_up_is_a_user_error(bundle, monkeypatch):
+    monkeypatch.setenv("CHRONOEVAL_MODEL", "nosuchprovider:some-model")
+    r = run("paraphrase", bundle)
+    assert r.exit_code == 2 and "CHRONOEVAL_MODEL" in r.output and "Traceback" not in r.output
+    assert not any(x["variant_of"] for x in records(bundle))  # nothing written

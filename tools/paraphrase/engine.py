@@ -108,7 +108,7 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         elif ml and front == 2 and (split := _split_lead(ml.group("lead"), ml.group("main"), m)):
             pre = pre + [split[0]]  # the leading clause becomes a sentence of its own
             ask = split[1]
-        elif ml:  # clause reordering: the leading clause moves to the end of the question
+        elif ml and not ml.group("lead").startswith("Of "):  # clause reordering: the lead moves to the end
             lead, ask = ml.group("lead"), upper_first(ml.group("main")) + "?"
             if lead.startswith("⟦"):
                 i = int(lead[1:lead.index("⟧")])

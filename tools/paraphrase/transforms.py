@@ -160,7 +160,7 @@ _FORMAL_SYNONYMS = [(r"\bconsecutive\b", "successive"), (r"\bmaximal run\b", "lo
                     (r"\bwhole history\b", "full history"), (r"\bis used\b", "is taken into account"),
                     (r"\bcounts only if\b", "is counted only if"), (r"\bmay come\b", "can occur"),
                     (r"\bin between\b", "in the meantime"), (r"\bEach of\b", "Every one of"), (r"\beach of\b", "every one of"),
-                    (r"\bEach\b", "Every"), (r"\beach\b", "every"),
+                    (r"\bEach\b(?! one's)", "Every"), (r"\beach\b(?! one's)", "every"),
                     (r"\bgo through\b", "pass through"), (r"\bwent through\b", "passed through"),
                     (r"\bhappens at\b", "takes place at"), (r"\bkeep\b", "retain"), (r"\bfind\b", "determine"),
                     (r"\bopens\b", "starts"), (r"\bwritten like\b", "written as"), (r"\bit ends\b", "it stops"),
