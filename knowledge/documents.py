@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -110,3 +110,23 @@ def matches(doc: Doc, filters: dict | None) -> bool:
         if not ok:
             return False
     return True
+
+
+def cap_per_pack(scores: Any, ids: Any, docs: list[Doc], k: int,
+                  per_pack: int | None) -> list[tuple[float, int]]:
+    """The first ``k`` (score, id) pairs, keeping at most ``per_pack`` chunks of each domain pack."""
+    out: list[tuple[float, int]] = []
+    seen: dict[str, int] = {}
+    for s, i in zip(scores, ids, strict=True):
+        if i < 0:
+            continue
+        doc = docs[i]
+        if per_pack is not None and doc.kind == "pack":
+            group = doc.id.split(":")[1]
+            seen[group] = seen.get(group, 0) + 1
+            if seen[group] > per_pack:
+                continue
+        out.append((float(s), int(i)))
+        if len(out) == k:
+            break
+    return out

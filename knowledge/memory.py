@@ -21,13 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from knowledge.documents import Doc, ExperienceNote, Hit, matches
+from knowledge.documents import Doc, ExperienceNote, Hit, cap_per_pack, matches
 from knowledge.embed import Embedder, SentenceTransformerEmbedder
 from knowledge.index import IVF_THRESHOLD, VectorIndex
 from knowledge.store import (
     IndexMeta,
     append_index_files,
     append_jsonl,
+    dir_lock,
     read_index_files,
     read_jsonl,
     read_meta,
@@ -122,14 +123,7 @@ class Memory:
             finally:
                 self._lock_depth -= 1
             return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        with (self.dir / ".lock").open("a") as f:
-            try:
-                import fcntl
-
-                fcntl.flock(f, fcntl.LOCK_EX)
-            except ImportError:  # Windows: no advisory lock; single writer assumed
-                pass
+        with dir_lock(self.dir):
             self._lock_depth = 1
             try:
                 on_disk = read_meta(self.index_dir)
@@ -261,7 +255,7 @@ class Memory:
         fetch = k if per_pack is None else k * 4 + 8
         while True:
             scores, ids = self._index.search(q, min(fetch, max(n, 1)), subset)
-            picked = _cap_per_pack(scores[0], ids[0], self._docs, k, per_pack)
+            picked = cap_per_pack(scores[0], ids[0], self._docs, k, per_pack)
             if len(picked) >= k or fetch >= n:
                 break
             fetch *= 4
@@ -325,22 +319,3 @@ class Memory:
         self._open()
         return len(self._docs)
 
-
-def _cap_per_pack(scores: np.ndarray, ids: np.ndarray, docs: list[Doc], k: int,
-                  per_pack: int | None) -> list[tuple[float, int]]:
-    """The first ``k`` (score, id) pairs, keeping at most ``per_pack`` chunks of each domain pack."""
-    out: list[tuple[float, int]] = []
-    seen: dict[str, int] = {}
-    for s, i in zip(scores, ids, strict=True):
-        if i < 0:
-            continue
-        doc = docs[i]
-        if per_pack is not None and doc.kind == "pack":
-            group = doc.id.split(":")[1]
-            seen[group] = seen.get(group, 0) + 1
-            if seen[group] > per_pack:
-                continue
-        out.append((float(s), int(i)))
-        if len(out) == k:
-            break
-    return out

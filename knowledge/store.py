@@ -17,6 +17,8 @@ meta (with the new count) last, so a crash leaves at worst an unreferenced tail 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +124,20 @@ def write_index_dir(index_dir: Path, docs: list[Doc], vecs: np.ndarray, meta: In
     for name in ("docs.jsonl", "vectors.f32"):
         (index_dir / name).write_bytes(b"")
     append_index_files(index_dir, docs, vecs, meta)
+
+
+@contextmanager
+def dir_lock(directory: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``directory/.lock`` (flock; no-op where flock does not exist)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with (directory / ".lock").open("a") as f:
+        try:
+            import fcntl
+        except ImportError:  # Windows: single writer assumed
+            yield
+            return
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
