@@ -224,3 +224,14 @@ def test_two_writers_on_one_directory_see_each_others_appends(tmp_path):
     assert len(fresh) == 4 and fresh.last_rebuild is None
     assert fresh.search("telecom cells need a 15m cadence", k=1)[0].doc.kind == "note"
     assert len(fresh.notes()) == 2
+
+
+def test_bulk_embedding_threads_leave_busy_cores_alone(monkeypatch):
+    from knowledge import embed
+
+    monkeypatch.setattr(embed.os, "cpu_count", lambda: 2)
+    for load, want in ((0.1, 2), (1.2, 1), (4.5, 1)):
+        monkeypatch.setattr(embed.os, "getloadavg", lambda load=load: (load, load, load))
+        assert embed.free_threads(2) == want
+    monkeypatch.setattr(embed.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert embed.free_threads(1) == 1
