@@ -7,7 +7,6 @@ an incident the data does not show) and the decision log says so.
 
 from __future__ import annotations
 
-import yaml
 from langgraph.runtime import Runtime
 
 from agents.lc_tools import generate_checked_bundle
@@ -18,8 +17,10 @@ from graph.state import BuildState, decision
 def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, list[str]]:
     """The spec with failing incidents adjusted (or removed when nothing can be adjusted)."""
     from tools.describe.adjust import adjust_incident
+    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+    from tools.spec.model import Spec
 
-    spec = yaml.safe_load(spec_yaml)
+    spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
     by_incident: dict[str, list[str]] = {}
     for f in failed:
         if f["incident"]:
@@ -31,7 +32,7 @@ def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, 
             spec["incidents"] = [i for i in spec.get("incidents", []) if i.get("id") != inc]
             what = f"{inc}: {', '.join(names)} failed and cannot be adjusted; removed"
         changes.append(what)
-    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True), changes
+    return dump_spec(Spec.model_validate(spec)), changes
 
 
 def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:

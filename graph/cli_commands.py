@@ -6,6 +6,7 @@ add the module's import here.
 
 from graph import (  # noqa: F401
     cli_build,
+    cli_chat,
     cli_eval,
     cli_infer,
     cli_memory,

@@ -8,8 +8,8 @@ suite covers as many templates as the data allows. Deterministic for a given bun
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,15 +67,22 @@ def _record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     }
 
 
-def _turns(pools: dict[str, list], seen: set[str]) -> Iterator[tuple[str, Candidate]]:
-    """Candidates in evaluation order: templates take turns, duplicates are skipped."""
+def candidate_key(params: dict, contrast: bool) -> str:
+    """What makes two questions the same question (their QuerySpec and contrast flag)."""
+    return json.dumps(params, sort_keys=True) + str(contrast)
+
+
+def _turns(pools: dict[str, list], seen: set[str],
+           accept: Callable[[Candidate], bool] | None = None) -> Iterator[tuple[str, Candidate]]:
+    """Candidates in evaluation order: templates take turns, duplicates (and ones ``accept``
+    refuses) are skipped."""
     while any(pools.values()):
         for name, pool in pools.items():
             if not pool:
                 continue
             c = pool.pop(0)
-            key = json.dumps(c.spec.to_json(), sort_keys=True) + str(c.contrast)
-            if key not in seen:
+            key = candidate_key(c.spec.to_json(), c.contrast)
+            if key not in seen and (accept is None or accept(c)):
                 seen.add(key)
                 yield name, c
 
@@ -93,26 +100,28 @@ def _family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> d
 
 
 def synthesize(ctx: SynthContext, n: int | None = None,
-               progress: Callable[[int, int], None] | None = None) -> Suite:
+               progress: Callable[[int, int], None] | None = None, *, only: dict[str, int] | None = None,
+               accept: Callable[[Candidate], bool] | None = None, seen: set[str] | None = None) -> Suite:
     """Enumerate candidates per template, evaluate them in turns, keep each family's quota.
 
     Three things overlap, without changing the result: one thread enumerates the families'
     candidates ahead, in family order (the only user of ``ctx.rng``, so its draws are the same as
     a one-by-one run); WORKERS threads evaluate candidates, up to IN_FLIGHT ahead of the one being
     taken; this thread takes outcomes strictly in turn order and renders them. Same bundle and
-    seed, same bytes."""
+    seed, same bytes. ``only`` replaces the plan's quotas (family → count), ``accept`` filters
+    candidates and ``seen`` holds the keys of questions a suite already has (to add to it)."""
     templates = load_templates()
-    suite = Suite(quotas=quotas(ctx, n))
+    suite = Suite(quotas=dict(only) if only is not None else quotas(ctx, n))
     total = sum(suite.quotas.values())
     kept: list[Outcome] = []
-    seen: set[str] = set()
+    seen = set(seen or ())
     with ThreadPoolExecutor(1, thread_name_prefix="chronoeval-enum") as ahead, \
             ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
         enumerated = {fam: ahead.submit(_family_pools, ctx, templates, fam, suite.quotas.get(fam, 0))
                       for fam in FAMILIES}
         for fam in FAMILIES:
             quota = suite.quotas.get(fam, 0)
-            turns = _turns(enumerated[fam].result(), seen)
+            turns = _turns(enumerated[fam].result(), seen, accept)
             window: deque[Future] = deque()
             got = 0
             while got < quota:

@@ -1,0 +1,96 @@
+"""The chat graph: ``listen`` waits for the user's next request (``interrupt()``), ``act`` turns it
+into a refinement (LLM structured output when configured, the offline grammar otherwise), applies
+it to the bundle re-running only what it invalidates, and reports what changed. With a
+``SqliteSaver`` the conversation resumes in a new process (``chronoeval chat --thread ID``)."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command, interrupt
+
+
+class ChatState(TypedDict, total=False):
+    """A chat session on one bundle."""
+
+    bundle: str
+    """The bundle directory being refined."""
+    message: str | None
+    """The request being handled."""
+    turns: Annotated[list[dict], operator.add]
+    """Every turn: ``{request, op, lines}`` (what the user asked, how it was read, what changed)."""
+    done: bool
+    """The user ended the session."""
+
+
+@dataclass
+class ChatContext:
+    """Run-scoped: the chat model (or None) and where replies go."""
+
+    model: Any = None
+    on_reply: Any = None  # called with the reply's lines
+
+
+def listen(state: ChatState) -> dict:
+    """Wait for the next request."""
+    return {"message": str(interrupt({"prompt": "chronoeval> "}) or "")}
+
+
+def _parse(text: str, bundle: Path, model: Any):
+    from tools.describe.refine import parse_request
+    from tools.spec.io import load_spec
+
+    spec = load_spec(bundle / "spec.yaml")
+    days = max(1, int(spec.horizon_seconds // 86400))
+    if model is not None:
+        from agents.models import structured_call
+        from prompts.chat import CHAT, ChatInput
+        from tools.describe.refine import Refinement
+
+        inp = ChatInput(request=text, entities=[e.name for e in spec.entities],
+                        incidents=[i.id for i in spec.incidents], start=spec.start)
+        r = structured_call(model, CHAT.render(inp), Refinement, purpose="chat")
+        if r is not None and r.op != "unknown":
+            return r.model_copy(update={"text": text})
+    return parse_request(text, spec.start_dt, days)
+
+
+def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
+    """Apply one request and report it."""
+    from graph.chat_ops import Change, run_refinement
+    from tools.describe.apply import RefineError
+    from tools.spec import SpecError
+
+    text = (state.get("message") or "").strip()
+    bundle = Path(state["bundle"])
+    if not text:
+        return Command(goto="listen")
+    r = _parse(text, bundle, runtime.context.model)
+    if r.op == "quit":
+        change = Change("bye: the session is saved")
+    else:
+        try:
+            change = run_refinement(bundle, r, runtime.context.model)
+        except (RefineError, SpecError) as exc:
+            change = Change(f"could not apply '{text}': {exc}")
+    if runtime.context.on_reply is not None:
+        runtime.context.on_reply(change.lines())
+    turn = {"request": text, "op": r.op, "lines": change.lines()}
+    if r.op == "quit":
+        return Command(goto=END, update={"turns": [turn], "done": True, "message": None})
+    return Command(goto="listen", update={"turns": [turn], "message": None})
+
+
+def build_chat_graph(*, checkpointer: Any = None):
+    """Compile the chat graph (``listen`` ⇄ ``act``)."""
+    g = StateGraph(ChatState, context_schema=ChatContext)
+    g.add_node("listen", listen)
+    g.add_node("act", act)
+    g.add_edge(START, "listen")
+    g.add_edge("listen", "act")
+    return g.compile(checkpointer=checkpointer)

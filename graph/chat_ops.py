@@ -1,0 +1,242 @@
+"""What one chat refinement does to a bundle, re-running only what it invalidates:
+
+- a persona: spec.yaml gains it and every canonical question gets a variant in its voice; data
+  files are untouched;
+- an incident (add, remove, cascade): the data and its checks are regenerated; questions whose
+  answers both executors still confirm are kept (with their paraphrases), incident questions are
+  synthesized again; a change whose incident check fails is rolled back;
+- count / cadence / horizon: everything is rebuilt;
+- questions (drop, more): qa.jsonl only.
+
+Each returns a ``Change``: what was done and what changed (data files, questions, paraphrases).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tools.describe.apply import (
+    DATA,
+    RefineError,
+    add_incident,
+    make_cascade,
+    persona_from_text,
+    remove_incident,
+    resize,
+)
+from tools.describe.refine import HELP, Refinement
+from tools.queries.refresh import about_topic, add_questions, read_qa, still_true, write_qa
+
+
+@dataclass
+class Change:
+    """The outcome of one turn, for the user and the session log."""
+
+    summary: str
+    data_changed: bool = False
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [self.summary]
+        if self.data_changed or self.added or self.removed:
+            out.append(f"data: {'regenerated' if self.data_changed else 'unchanged'}; questions: +{len(self.added)} "
+                       f"-{len(self.removed)}")
+        return out + self.details
+
+
+def _spec(bundle: Path) -> dict[str, Any]:
+    from tools.spec.io import load_spec, spec_to_dict
+
+    return spec_to_dict(load_spec(bundle / "spec.yaml"))
+
+
+def spec_text(spec: dict[str, Any]) -> str:
+    """The dict form back to validated spec YAML (a change that breaks the spec is a RefineError)."""
+    from pydantic import ValidationError
+
+    from tools.spec.io import dump_spec
+    from tools.spec.model import Spec
+
+    try:
+        return dump_spec(Spec.model_validate(spec))
+    except ValidationError as exc:
+        raise RefineError(f"that change would make the spec invalid: {exc.errors()[0]['msg']}") from None
+
+
+def _days(spec: dict) -> int:
+    from tools.spec.durations import parse_duration
+
+    return max(1, int(parse_duration(spec.get("horizon", "7d")) // 86400))
+
+
+def data_hashes(bundle: Path) -> dict[str, str]:
+    """sha256 of the data files (Parquet tables and the DuckDB file) from manifest.json."""
+    files = json.loads((bundle / "manifest.json").read_text()).get("files", {})
+    return {k: v for k, v in files.items() if k.startswith("data/") or k == "data.duckdb"}
+
+
+def _write_report(bundle: Path, records: list[dict]) -> None:
+    from tools.generate.writers import refresh_manifest
+    from tools.queries.report import write_questions_report
+    from tools.queries.suite import Suite
+
+    canon = [r for r in records if not r.get("variant_of")]
+    fams: dict[str, int] = {}
+    for r in canon:
+        fams[r["family"]] = fams.get(r["family"], 0) + 1
+    write_questions_report(bundle, Suite(records=canon, quotas=fams), _spec(bundle).get("name", ""))
+    refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures", "spec.yaml"])
+
+
+def _regenerate(bundle: Path, spec: dict, seed: int | None = None) -> list[str]:
+    """Regenerate the bundle from ``spec`` (keeping nothing but what is rebuilt); failing incident
+    checks (names) are returned and nothing is replaced when there are any."""
+    from tools.checks import check_bundle
+    from tools.generate import generate_bundle
+    from tools.spec.io import parse_spec_text
+
+    parsed = parse_spec_text(spec_text(spec), "spec.yaml")
+    failed: list[str] = []
+
+    def finalize(tmp: Path) -> None:
+        found = check_bundle(tmp)
+        failed.extend(f"{c.name}:{c.incident}" for c in found if not c.passed and c.incident)
+        if failed:
+            raise RefineError("after this change the data would not show every incident (failed checks: "
+                              + ", ".join(failed) + "); nothing was changed; try a longer window, another "
+                              "measurement or a larger world")
+
+    generate_bundle(parsed, bundle, seed=seed, force=True, finalize=finalize)
+    return failed
+
+
+def change_incidents(bundle: Path, r: Refinement) -> Change:
+    """Add / remove / cascade an incident, regenerate data + checks, refresh incident questions."""
+    spec = _spec(bundle)
+    days = _days(spec)
+    what = {"add_incident": lambda: add_incident(spec, r, days), "cascade": lambda: make_cascade(spec, r, days),
+            "remove_incident": lambda: remove_incident(spec, r)}[r.op]()
+    before = read_qa(bundle)
+    old_hashes = data_hashes(bundle)
+    _regenerate(bundle, spec)  # raises RefineError (bundle untouched) when the incident is not in the data
+    kept, dropped = still_true(bundle, [x for x in before if x["family"] != "incident"])
+    incident_old = [x for x in before if x["family"] == "incident" and not x.get("variant_of")]
+    redo = {"incident": max(len(incident_old), 6) if spec.get("incidents") else 0}
+    for x in dropped:  # questions the new data made false are replaced by new ones of their family
+        redo[x["family"]] = redo.get(x["family"], 0) + 1
+    redo = {f: k for f, k in redo.items() if k}
+    new = add_questions(bundle, kept, redo)[0] if redo else []
+    records = kept + new
+    write_qa(bundle, records)
+    _write_report(bundle, records)
+    gone = [x["id"] for x in before if x not in kept and not x.get("variant_of")]
+    return Change(what, data_changed=data_hashes(bundle) != old_hashes, added=[x["id"] for x in new], removed=gone,
+                  details=[f"kept {len(kept)} question record(s) whose answers both executors confirm on the new "
+                           f"data; replaced {len(dropped)} that the change made false, and the incident questions"])
+
+
+def resize_world(bundle: Path, r: Refinement) -> Change:
+    """New count / cadence / horizon: regenerate everything, synthesize a new suite."""
+    from tools.queries.suite import build_suite
+
+    spec = _spec(bundle)
+    what = resize(spec, r)
+    before = [x["id"] for x in read_qa(bundle) if not x.get("variant_of")]
+    _regenerate(bundle, spec)
+    suite = build_suite(bundle)
+    return Change(what, data_changed=True, added=[x["id"] for x in suite.records], removed=before,
+                  details=["paraphrases were dropped with the old questions; run `chronoeval paraphrase` again"])
+
+
+def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
+    """Add a persona to spec.yaml and a variant in its voice to every canonical question."""
+    from agents.paraphraser import paraphrase_records
+    from tools.generate.atomic import atomic_write_text
+    from tools.paraphrase.personas import Persona
+    from tools.paraphrase.records import merge_records
+
+    if not r.topic:
+        raise RefineError("say who the persona is, e.g. 'add a persona: a NOC engineer who writes terse questions'")
+    persona = Persona.model_validate(persona_from_text(r.topic))
+    spec = _spec(bundle)
+    spec["personas"] = [p for p in spec.get("personas", []) if p.get("name") != persona.name] + [
+        {"name": persona.name, "description": persona.description, "style": r.topic}]
+    atomic_write_text(bundle / "spec.yaml", spec_text(spec))
+    records = read_qa(bundle)
+    rep = paraphrase_records(records, [persona], 1, model=model)
+    merged = merge_records(records, rep.added)
+    write_qa(bundle, merged)
+    _write_report(bundle, merged)
+    return Change(f"added persona '{persona.name}' ({persona.style.replace('_', ' ')}); "
+                  f"{len(rep.added)} variant(s) in its voice", added=[x["id"] for x in rep.added],
+                  details=[f"rejected {len(rep.rejected)} variant(s) (see report.md)"] if rep.rejected else [])
+
+
+def drop_questions(bundle: Path, r: Refinement) -> Change:
+    """Remove the questions about a topic (and their paraphrases)."""
+    if not r.topic:
+        raise RefineError("say which questions, e.g. 'drop the incident questions' or 'drop questions about battery'")
+    records = read_qa(bundle)
+    gone = {x["id"] for x in records if not x.get("variant_of") and about_topic(x, r.topic)}
+    if not gone:
+        raise RefineError(f"no question is about '{r.topic}'; `show the questions` lists families and templates")
+    keep = [x for x in records if x["id"] not in gone and x.get("variant_of") not in gone]
+    write_qa(bundle, keep)
+    _write_report(bundle, keep)
+    return Change(f"dropped {len(gone)} question(s) about '{r.topic}'", removed=sorted(gone))
+
+
+def more_questions(bundle: Path, r: Refinement, n: int = 6) -> Change:
+    """Add questions of a family (all families when none is named), about a topic when given."""
+    records = read_qa(bundle)
+    fams = [r.kind] if r.kind else ["stateless", "stateful", "incident"]
+    new, _ = add_questions(bundle, records, {f: n for f in fams}, r.topic)
+    if not new:
+        raise RefineError(f"no new {r.kind or ''} question about '{r.topic}' passes the filters; try another topic")
+    write_qa(bundle, records + new)
+    _write_report(bundle, records + new)
+    return Change(f"added {len(new)} {r.kind or ''} question(s)" + (f" about '{r.topic}'" if r.topic else ""),
+                  added=[x["id"] for x in new])
+
+
+def show_incidents(bundle: Path) -> Change:
+    """The incidents of the bundle, as incidents.json records them."""
+    incs = json.loads((bundle / "incidents.json").read_text()).get("incidents", [])
+    lines = [f"{i['id']}: {i['kind']} on {len(i.get('entities', []))} {i.get('entity_type', '')}(s) "
+             f"({', '.join(map(str, i.get('entities', [])[:4]))}{', …' if len(i.get('entities', [])) > 4 else ''}) "
+             f"from {i.get('start', '')} to {i.get('end', '')}" + (f", {', '.join(i['keys'])}" if i.get("keys") else "")
+             for i in incs]
+    return Change(f"{len(incs)} incident(s)", details=lines)
+
+
+def show_questions(bundle: Path) -> Change:
+    """Counts by family and template."""
+    records = read_qa(bundle)
+    canon = [x for x in records if not x.get("variant_of")]
+    by: dict[str, int] = {}
+    for x in canon:
+        by[f"{x['family']}/{x['template']}"] = by.get(f"{x['family']}/{x['template']}", 0) + 1
+    return Change(f"{len(canon)} question(s), {len(records) - len(canon)} paraphrase(s)",
+                  details=[f"{k}: {v}" for k, v in sorted(by.items())])
+
+
+def run_refinement(bundle: Path, r: Refinement, model: Any = None) -> Change:
+    """Dispatch one refinement (``help``/``unknown`` explain the grammar)."""
+    if r.op in ("add_incident", "remove_incident", "cascade"):
+        return change_incidents(bundle, r)
+    ops = {"resize": lambda: resize_world(bundle, r), "add_persona": lambda: add_persona(bundle, r, model),
+           "drop_questions": lambda: drop_questions(bundle, r), "more_questions": lambda: more_questions(bundle, r),
+           "show_incidents": lambda: show_incidents(bundle), "show_questions": lambda: show_questions(bundle)}
+    if r.op in ops:
+        return ops[r.op]()
+    if r.op == "help":
+        return Change(HELP)
+    return Change(f"I did not understand '{r.text}'.\n{HELP}")
+
+
+__all__ = ["DATA", "Change", "run_refinement"]

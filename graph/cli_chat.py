@@ -1,0 +1,72 @@
+"""``chronoeval chat [OUT] [--thread ID]``: refine a bundle in conversation (a REPL; a script on stdin
+works too). Type ``help`` for the offline grammar; ``quit`` or end of input ends the session, which
+stays resumable with ``--thread``."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from graph.cli_base import app, errors
+from graph.cli_build import BuildError, open_checkpointer, sessions_path
+from graph.console import err, out
+
+
+def _read(interactive: bool) -> str | None:
+    if interactive:
+        from rich.prompt import Prompt
+
+        try:
+            return Prompt.ask("[bold cyan]chronoeval[/]", console=err)
+        except EOFError:
+            return None
+    line = sys.stdin.readline()
+    return None if line == "" else line.rstrip("\n")
+
+
+@app.command()
+def chat(
+    bundle: Annotated[Path | None, typer.Argument(metavar="OUT", help="The bundle to refine.")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", help="Resume (or name) a chat session.")] = None,
+    sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
+) -> None:
+    """Refine a bundle by chat: personas, incidents, questions, size. Re-runs only what a change invalidates."""
+    from langgraph.types import Command
+
+    with errors():
+        from agents.models import get_chat_model
+        from graph.chat import ChatContext, build_chat_graph
+
+        g = build_chat_graph(checkpointer=open_checkpointer(sessions_path(sessions)))
+        tid = thread or f"chat-{uuid.uuid4().hex[:8]}"
+        config = {"configurable": {"thread_id": tid}, "recursion_limit": 10_000}
+        saved = g.get_state(config)
+        ctx = ChatContext(model=get_chat_model(),
+                          on_reply=lambda lines: [out.print(x, highlight=False, soft_wrap=True) for x in lines])
+        if not saved.next:
+            if saved.values.get("done"):
+                raise BuildError(f"chat session {tid} has ended; start a new one with `chronoeval chat OUT`")
+            if bundle is None:
+                raise BuildError("give the bundle to refine: chronoeval chat OUT")
+            from tools.checks.model import open_bundle
+
+            open_bundle(bundle).close()  # a clear error when OUT is not a bundle
+            g.invoke({"bundle": str(bundle), "turns": []}, config, context=ctx)
+            err.print(f"chat on {bundle} (session {tid}; resume with --thread {tid}). Type 'help' for examples.")
+        else:
+            err.print(f"resuming chat session {tid} on {g.get_state(config).values['bundle']}")
+        interactive = sys.stdin.isatty()
+        while True:
+            line = _read(interactive)
+            if line is None:
+                err.print(f"session saved; resume with: chronoeval chat --thread {tid}")
+                return
+            if not line.strip():
+                continue
+            g.invoke(Command(resume=line), config, context=ctx)
+            if g.get_state(config).values.get("done"):
+                return
