@@ -34,7 +34,8 @@ def rotation(personas: list[Persona], i: int) -> list[Persona]:
 
 
 def _llm_variants(model: Any, rec: dict[str, Any], chosen: list[Persona], anchor: date | None,
-                  kept: list[str], rep: ParaphraseReport) -> list[tuple[str, Persona]]:
+                  kept: list[str], rep: ParaphraseReport,
+                  synonyms: dict[str, list[str]] | None = None) -> list[tuple[str, Persona]]:
     """Variants the LLM proposes and the judge accepts (rejections go to ``rep.rejected``)."""
     briefs = "\n".join(f"variant {n}: {p.brief()}" for n, p in enumerate(chosen, 1))
     inp = ParaphraseInput(canonical_question=rec["question"], query_spec=rec["params"], persona=briefs,
@@ -58,7 +59,7 @@ def _llm_variants(model: Any, rec: dict[str, Any], chosen: list[Persona], anchor
                                                                   f"variant (distance {d:.2f} < {MIN_DISTANCE})"))
             continue
         verdict = judge_paraphrase(rec["question"], text, query_spec=rec["params"], gold_sql=rec.get("gold_sql", ""),
-                                   model=model, notes=notes)
+                                   model=model, synonyms=synonyms, notes=notes)
         if not verdict["equivalent"]:
             rep.rejected.append(Rejected(rec["id"], p.name, text, verdict["reason"]))
             continue
@@ -69,10 +70,11 @@ def _llm_variants(model: Any, rec: dict[str, Any], chosen: list[Persona], anchor
 
 
 def paraphrase_records(records: list[dict[str, Any]], personas: list[Persona], k: int, *, seed: int = 0,
-                       anchor: date | None = None, model: Any = None,
+                       anchor: date | None = None, model: Any = None, synonyms: dict[str, list[str]] | None = None,
                        progress: Callable[[int, int], None] | None = None) -> ParaphraseReport:
     """Variant records to add (``report.added``) so that every canonical question has ``k``
-    variants from the given personas; existing variants from those personas count towards k."""
+    variants from the given personas; existing variants from those personas count towards k.
+    ``synonyms`` (column → the domain's words for it) may stand for identifiers in variants."""
     rep = ParaphraseReport(per_question=k)
     if model is not None:
         rep.model = f"{model_id(model)} (LLM, judged; deterministic fallback)"
@@ -91,14 +93,15 @@ def paraphrase_records(records: list[dict[str, Any]], personas: list[Persona], k
             got: list[tuple[str, Persona, str]] = []
             if model is not None and free:
                 try:
-                    got += [(t, p, "llm") for t, p in _llm_variants(model, rec, free[:need], anchor, kept, rep)]
+                    got += [(t, p, "llm") for t, p in _llm_variants(model, rec, free[:need], anchor, kept, rep,
+                                                                                synonyms)]
                 except LLMUnavailable as exc:
                     rep.notes.append(f"{exc}. Continuing offline: the deterministic paraphraser made the remaining "
                                      "variants.")
                     model = None
             taken = {p.name for _, p, _ in got}
             rest = paraphrase(rec["question"], [p for p in free if p.name not in taken], need - len(got), seed=seed,
-                              key=rec["id"], anchor=anchor, existing=kept)
+                              key=rec["id"], anchor=anchor, existing=kept, synonyms=synonyms)
             by_name = {p.name: p for p in personas}
             got += [(v.text, by_name[v.persona], "rules") for v in rest.variants]
             if len(got) < need:

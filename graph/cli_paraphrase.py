@@ -40,6 +40,22 @@ def data_last_day(bundle: Path) -> date | None:
         return None
 
 
+def domain_synonyms(bundle: Path) -> dict[str, list[str]]:
+    """Column → the words the spec's own personas use for it (their ``vocabulary``), from spec.yaml."""
+    from tools.spec import SpecError, load_spec
+
+    try:
+        spec = load_spec(bundle / "spec.yaml")
+    except (SpecError, OSError):
+        return {}
+    out: dict[str, list[str]] = {}
+    for p in spec.personas:
+        for column, words in p.vocabulary.items():
+            if words and words not in out.setdefault(column, []):
+                out[column].append(words)
+    return out
+
+
 def choose_personas(spec: str | None, domain: str | None):
     """The personas to use: the named ones (in that order) or the library's, domain-typical first."""
     from tools.paraphrase.personas import load_personas, personas_for
@@ -97,7 +113,7 @@ def paraphrase(
                 progress.advance(task, 1)
 
             rep = paraphrase_records(records, chosen, per_question, seed=seed, anchor=data_last_day(bundle),
-                                     model=model, progress=tick)
+                                     model=model, synonyms=domain_synonyms(bundle), progress=tick)
         merged = merge_records(records, rep.added)
         atomic_write_text(qa, "".join(json.dumps(r) + "\n" for r in merged))
         upsert_section(bundle / "report.md", paraphrase_section(rep, merged), BEGIN, END)

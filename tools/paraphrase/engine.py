@@ -69,10 +69,14 @@ def _window_styles(p: Persona) -> list[int]:
     return [1, 3, 0]
 
 
-def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng: np.random.Generator) -> str:
+def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng: np.random.Generator,
+            synonyms: dict[str, list[str]] | None = None) -> str:
     order, wstyle, front, opener, post_choice, date_variant = choice
     register = banks.register_of(p.style, p.formality)
-    m = Masker()
+    # operational people use the domain's jargon for columns (the slot check accepts those synonyms)
+    jargon = {k.lower().replace("_", " "): v[0] for k, v in (synonyms or {}).items() if v} \
+        if p.style in ("terse", "typos") else {}
+    m = Masker(jargon)
     relative = False
 
     def window(mt: re.Match) -> str:
@@ -190,7 +194,7 @@ def _pool(canonical: str, personas: list[Persona], seed: int, key: str, anchor: 
         for choice in _choices(canonical, p, rng)[:TRIES_PER_PERSONA]:
             if (choice[0], choice[2]) in structures:
                 continue
-            text = _render(canonical, p, choice, anchor, rng)
+            text = _render(canonical, p, choice, anchor, rng, synonyms)
             d0 = token_edit_distance(canonical, text)
             if d0 >= min_distance and not slot_problems(canonical, text, synonyms):
                 pool.append(Variant(text, p.name, round(d0, 3)))
@@ -247,7 +251,7 @@ def paraphrase(canonical: str, personas: list[Persona], k: int, *, seed: int = 0
         # structures (sentence order, fronting) not used by a kept variant first: they are the far ones
         ranked = sorted(_choices(canonical, p, rng), key=lambda c: (c[0] in used_orders, c[2] in used_fronts))
         for choice in ranked[:TRIES_PER_PERSONA]:
-            text = _render(canonical, p, choice, anchor, rng)
+            text = _render(canonical, p, choice, anchor, rng, synonyms)
             d0 = token_edit_distance(canonical, text)
             if d0 < min_distance or any(token_edit_distance(t, text) < min_distance for t in kept):
                 continue

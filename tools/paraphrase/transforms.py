@@ -61,11 +61,16 @@ def split_clauses(sentence: str) -> list[str]:
     return [(x[:1].upper() + x[1:]).rstrip(".") + "." for x in parts[:-1]] + [parts[-1][:1].upper() + parts[-1][1:]]
 
 
+def _norm(s: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", s.lower()).strip()
+
+
 class Masker:
     """Replaces spans that must stay verbatim by ``⟦n⟧`` markers and puts them back afterwards."""
 
-    def __init__(self) -> None:
+    def __init__(self, jargon: dict[str, str] | None = None) -> None:
         self.items: list[str] = []
+        self.jargon = jargon or {}  # identifier (normalised) -> the domain's word for it
 
     def add(self, s: str) -> str:
         self.items.append(s)
@@ -73,7 +78,7 @@ class Masker:
 
     def mask(self, text: str) -> str:
         text = _QUOTED_RE.sub(lambda m: self.add(m.group(0)), text)
-        return _IDENT_RE.sub(lambda m: self.add(m.group(0)), text)
+        return _IDENT_RE.sub(lambda m: self.add(self.jargon.get(_norm(m.group(0)), m.group(0))), text)
 
     def unmask(self, text: str) -> str:
         for _ in range(3):  # a window marker may contain date markers

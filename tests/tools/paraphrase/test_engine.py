@@ -122,3 +122,15 @@ def test_same_seed_same_variants_and_the_seed_matters():
     assert a == paraphrase(q, ps, 3, seed=1, key="q0001") and len(a.variants) == 3
     others = [paraphrase(q, ps, 3, seed=s, key="q0001").variants for s in range(2, 6)]
     assert any(o != a.variants for o in others)
+
+
+def test_domain_jargon_stands_for_a_column_only_when_declared():
+    q = ("How many cell sites had at least one reading with RRC_ConnEstabSucc below 57 connections, from 14:00 UTC "
+         "on 1 January 2026 (included) up to 14:00 UTC on 2 January 2026 (excluded)?")
+    syn = {"RRC_ConnEstabSucc": ["RRC setup successes"]}
+    ps = load_personas()
+    got = paraphrase(q, [ps["oncall_sre"], ps["noc_operator"]], 2, key="q1", synonyms=syn).variants
+    jargon = [v.text for v in got if "RRC setup successes" in v.text]
+    assert jargon and all("RRC_ConnEstabSucc" not in t for t in jargon)
+    assert slot_problems(q, jargon[0], syn) == []
+    assert any("rrc connestabsucc" in p for p in slot_problems(q, jargon[0]))
