@@ -1,12 +1,15 @@
 """Every prompt renders with sample values, shows its output schema and examples, and its examples
 validate against its own models."""
 
+import importlib
 import json
+import pkgutil
 import re
 
 import pytest
 
-from prompts import PROMPTS
+import prompts
+from prompts import PROMPTS, Prompt
 from prompts.judge import GradeInput, ParaphraseJudgeInput
 from prompts.paraphraser import ParaphraseInput
 
@@ -21,16 +24,31 @@ SAMPLES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(PROMPTS))
+def all_prompts() -> dict[str, Prompt]:
+    """Every ``Prompt`` defined in a module of the prompts package (registered in PROMPTS or not)."""
+    found = dict(PROMPTS)
+    for mod in pkgutil.iter_modules(prompts.__path__):
+        for value in vars(importlib.import_module(f"prompts.{mod.name}")).values():
+            if isinstance(value, Prompt):
+                found.setdefault(value.name, value)
+    return found
+
+
+def test_the_paraphraser_and_judge_prompts_are_registered():
+    assert {"paraphraser", "judge_paraphrase", "judge_grade"} <= set(PROMPTS)
+
+
+@pytest.mark.parametrize("name", sorted(all_prompts()))
 def test_every_prompt_renders_with_sample_values(name):
-    prompt = PROMPTS[name]
-    messages = prompt.render(SAMPLES[name])
+    prompt = all_prompts()[name]
+    assert prompt.examples, "each prompt carries at least one worked example"
+    sample = SAMPLES.get(name) or prompt.examples[0][0]
+    messages = prompt.render(sample)
     assert [r for r, _ in messages] == ["system", "user"]
     system, user = messages[0][1], messages[1][1]
     assert prompt.output_model.__name__ in system and '"properties"' in system
-    assert json.loads(user) == json.loads(SAMPLES[name].model_dump_json())
+    assert json.loads(user) == json.loads(sample.model_dump_json())
     assert not re.search(r"\{[a-z_]+\}", system)  # no unfilled template placeholders
-    assert prompt.examples, "each prompt carries at least one worked example"
     for inp, out in prompt.examples:
         assert prompt.input_model.model_validate(inp.model_dump()) == inp
         assert prompt.output_model.model_validate(out.model_dump()) == out
