@@ -41,7 +41,8 @@ def test_infer_writes_spec_and_report(tmp_path):
                  "-o", out, "--report", report, "--name", "shop")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "detected roles" in result.stdout and "relation: ecommerce_sessions_data.user_id" in result.stdout
-    assert "fidelity: 13 of 13 checks pass" in result.stdout  # 12 columns and tables + children per user
+    assert "fidelity: 15 of 15 checks pass" in result.stdout  # 2 x (entities, rows), 9 columns, cadence,
+    # transitions, children per user
     spec = load_spec(out)
     assert spec.name == "shop" and [e.name for e in spec.entities] == ["ecommerce_users_data", "ecommerce_sessions_data"]
     text = report.read_text()

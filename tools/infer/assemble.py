@@ -151,7 +151,11 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
                 attrs.append(mf.offset)
         if not periodic:
             arrival = _arrival(t, p.entity_codes, start)
-    e = EntityType(name=p.name, table=p.name, id=IdSpec(column=key, format=fmt), count=max(p.entities, 1),
+    count = max(p.series or p.entities, 1)
+    if p.series > p.entities:
+        tf.notes.append(f"{p.name}: {p.series} series share {p.entities} ids ({key}); the spec writes {p.series} "
+                        "entities, each with its own id, so row counts and value ranges match")
+    e = EntityType(name=p.name, table=p.name, id=IdSpec(column=key, format=fmt), count=count,
                    attributes=attrs, states=states.machine if states else None, emission=emission,
                    measurements=measurements, arrival=arrival)
     tf.entity = e
@@ -206,8 +210,8 @@ def _arrival(t: np.ndarray, codes: np.ndarray, start: float) -> Arrival | None:
     last = np.r_[codes[1:] != codes[:-1], True]
     t0 = t[first]
     life = float((t[last] - t0).max()) + 1
-    if np.ptp(t0) == 0:
-        return Arrival(max_duration=format_duration(math.ceil(life / 60) * 60))
+    if np.ptp(t0) == 0:  # every entity starts with the sample: no arrival process (they start at the spec start)
+        return None
     hours = np.bincount(((t0 % 86400) // 3600).astype(int), minlength=24).astype(float)
     return Arrival(hourly_weights=[round(h / hours.sum() * 24, 3) for h in hours],
                    max_duration=format_duration(math.ceil(life / 60) * 60))

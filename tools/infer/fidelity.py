@@ -19,6 +19,7 @@ KS_MAX = 0.15          # numeric columns: two-sample KS statistic
 TV_MAX = 0.10          # label columns: total-variation distance of the label shares
 TRANSITION_MAX = 0.10  # state machine: visit-weighted mean total-variation distance of transition rows
 CADENCE_REL = 0.10     # event tables: median gap within 10%; periodic tables: the same cadence
+ROWS_REL = 0.10        # row count within 10%
 SAMPLE = 20_000
 
 
@@ -168,8 +169,11 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
         e = entity_for_table(spec, p.name)
         gkeys = [e.id.column, *p.keys[1:]] if p.keys else [e.id.column]
         okeys = p.keys
-        rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(p.entities, 1) - 1),
-                                0.0, f"{p.entities} vs {len(g.groupby(gkeys))}"))
+        want = p.series or p.entities  # several series under one id are fitted as separate entities
+        rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(want, 1) - 1),
+                                0.0, f"{want} vs {len(g.groupby(gkeys))}"))
+        rows.append(FidelityRow(p.name, "(rows)", "row count ratio", abs(len(g) / max(len(f), 1) - 1), ROWS_REL,
+                                f"{len(f)} vs {len(g)}"))
         if p.emission:
             time = p.table.time.column
             periodic = p.emission == "periodic"

@@ -41,6 +41,7 @@ class Profile:
     table: Table
     keys: list[str]
     entities: int
+    series: int = 0  # series when several share an id at the same time (0: one series per entity)
     columns: dict[str, ColumnRole] = field(default_factory=dict)
     emission: str | None = None          # periodic, on_transition, or None (static table)
     cadence: float | None = None         # seconds between rows (periodic) or median gap (events)
@@ -174,6 +175,9 @@ def profile_table(table: Table) -> Profile:
             prof.columns[c] = _dynamic_role(s, c, miss, distinct, same, len(sf))
     if time:
         _cadence(prof, sf[time], codes, same)
+        if prof.emission and keys and sf.duplicated(subset=[*keys, time]).any():
+            per = pd.DataFrame({"e": codes, "t": seconds(sf[time])}).groupby(["e", "t"]).size().groupby(level=0).max()
+            prof.series = int(per.sum())
     return prof
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.infer.fidelity import CADENCE_REL, KS_MAX, TRANSITION_MAX, TV_MAX, FidelityRow
+from tools.infer.fidelity import CADENCE_REL, KS_MAX, ROWS_REL, TRANSITION_MAX, TV_MAX, FidelityRow
 from tools.spec.durations import format_duration
 
 
@@ -42,7 +42,7 @@ def render_report(result, fidelity: list[FidelityRow] | None = None) -> str:
                 f"Thresholds: KS <= {KS_MAX} (numeric), total variation <= {TV_MAX} (labels; static attributes "
                 f"compared per entity), transition distance <= {TRANSITION_MAX} (visit-weighted mean TV of the "
                 f"transition rows), cadence equal (periodic) or median gap within {CADENCE_REL:.0%} (events), "
-                f"same entity count. KS and TV thresholds are raised to the 1% two-sample critical value "
+                f"same entity count, row count within {ROWS_REL:.0%}. KS and TV thresholds are raised to the 1% two-sample critical value "
                 f"1.63*sqrt((n+m)/(n*m)) when that is larger (small samples). {passed} of {len(fidelity)} checks pass.", ""]
         out += _table(["table", "column", "metric", "value", "threshold", "ok", "detail"], [
             [r.table, r.column, r.metric, f"{r.value:.3f}", r.threshold, "yes" if r.ok else "NO", r.detail]

@@ -61,6 +61,8 @@ def test_telecom_keys_relations_and_cadence(telecom):
     link, core, cell = (_profile(result, f"{t}{variant}") for t in ("transport_link", "core_node", "cell_site"))
     assert link.keys == ["Device_ID", "Interface_ID"] and link.entities == 6
     assert core.keys == ["Core_Node_ID"] and any("not unique" in w for w in core.warnings)
+    assert (core.entities, core.series) == (6, 16)  # 16 series under 6 ids: the spec writes 16 entities
+    assert result.spec.entity(f"core_node{variant}").count == 16
     assert cell.keys == ["Cell_ID"] and cell.entities == 100
     for p in (link, core, cell):
         assert p.emission == "periodic" and p.cadence == 900 and p.missing_rate == 0
