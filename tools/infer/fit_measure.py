@@ -31,6 +31,7 @@ DAY = 86400.0
 MONDAY = 345600.0  # 1970-01-05T00:00Z: seasonal phases are measured from a Monday (tools.generate.measure)
 OLS_SAMPLE = 200_000
 AR_SERIES = 16
+MAX_GROUPS = 50
 GROUP_R2 = 0.3  # share of the entity-level spread a label attribute must explain to get its own shifts
 _PCT = re.compile(r"(pct|percent|utili[sz]ation|availability|load|ratio_pct|%)", re.IGNORECASE)
 _UNITS = [(re.compile(r"_ms$", re.I), "ms"), (re.compile(r"(pct|percent|utili[sz]ation|availability)$", re.I), "%"),
@@ -200,10 +201,12 @@ def _group_effect(ent_mean: pd.Series, groups: dict[str, np.ndarray]) -> tuple[s
         return None
     for attr, labels in groups.items():
         lab = pd.Series(labels[ent_mean.index.to_numpy()], index=ent_mean.index)
-        if lab.nunique() < 2 or lab.nunique() > ent_mean.size / 2:
+        k, n = lab.nunique(), ent_mean.size
+        if k < 2 or k > min(MAX_GROUPS, n / 2):
             continue
         means = ent_mean.groupby(lab).mean()
         r2 = float(means.reindex(lab).var(ddof=0)) / total
+        r2 = 1 - (1 - r2) * (n - 1) / (n - k)  # adjusted: many small groups explain noise too
         if r2 >= best_r2:
             center = float(ent_mean.mean())
             best, best_r2 = (attr, {str(k): _sig(float(m) - center, 4) for k, m in means.items()}), r2
