@@ -55,8 +55,9 @@ def _check_output(path: Path, force: bool, what: str) -> None:
 
 @app.command()
 def infer(
-    files: Annotated[list[Path] | None, typer.Argument(metavar="FILE...", help="Sample tables: CSV or Parquet, one per table.")] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Spec YAML to write.")] = Path("spec.yaml"),
+    output: Annotated[Path, typer.Option("--output", "-o", help="Spec YAML to write.")],
+    files: Annotated[list[Path] | None, typer.Argument(
+        metavar="FILE", help="Sample tables: CSV, TSV or Parquet, one per table (the file stem names it).")] = None,
     ddl: Annotated[Path | None, typer.Option("--ddl", help="SQL DDL (CREATE TABLE ...) for tables without samples.")] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Write the inference report (markdown) here.")] = None,
     name: Annotated[str, typer.Option("--name", help="Spec name.")] = "inferred",
