@@ -14,6 +14,7 @@ import pandas as pd
 from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
+from tools.infer.formulas import as_formula, find_sums
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
 from tools.spec.distributions import ForeignKey, ParentAttribute
@@ -149,6 +150,7 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
             measurements.append(mf.measurement)
             if mf.offset:
                 attrs.append(mf.offset)
+        measurements = _sums(p, sf, measurements, attrs, tf)
         if not periodic:
             arrival = _arrival(t, p.entity_codes, start)
     count = max(p.series or p.entities, 1)
@@ -162,6 +164,23 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
     rows = f"{p.table.rows} rows, {p.entities} entities"
     tf.comments[""] = [f"fitted from {p.table.path} ({rows}; key: {', '.join(p.keys) or 'none'})"]
     return tf
+
+
+def _sums(p: Profile, sf: pd.DataFrame, measurements: list, attrs: list[Attribute], tf: TableFit) -> list:
+    """Count columns that are the sum of two others become formulas (their own fits are dropped)."""
+    counts = [c.name for c in p.columns.values() if c.role == "measurement" and c.kind in ("count", "integer")]
+    sums = find_sums(sf, counts) if len(counts) >= 3 else {}
+    out = []
+    for j, m in enumerate(measurements):
+        if m.name in sums:
+            a, b, k = sums[m.name]
+            m = as_formula(m, a, b, k)
+            tf.comments[f".measurements[{j}]"] = [f"{p.name}.{m.name} ({p.columns[m.name].kind}): {len(sf)} rows; "
+                                                 f"equals {m.formula} on every row (within 1: rounding)"]
+            offset = tf.measurements[m.name].offset  # its hidden per-entity offset has nothing to shift now
+            attrs[:] = [x for x in attrs if offset is None or x.name != offset.name]
+        out.append(m)
+    return out
 
 
 def _flags(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Attribute], tf: TableFit) -> list[Attribute]:

@@ -100,3 +100,10 @@ def test_written_spec_round_trips_with_provenance_comments(ecommerce, telecom):
         for p in result.profiles:
             for m in result.spec.entity(p.name).measurements:
                 assert f"# {p.name}.{m.name} (" in text
+
+
+def test_count_identities_become_formulas(telecom):
+    (result, _), variant = telecom
+    att = next(m for m in result.spec.entity(f"cell_site{variant}").measurements if m.name == "RRC_ConnEstabAtt")
+    # Att = Succ + Fail on every row (the clean table is 0 or 1 above the sum: rounding)
+    assert att.formula == "RRC_ConnEstabFail + RRC_ConnEstabSucc" and att.noise.kind == "none"
