@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from agents.judge import judge_paraphrase
@@ -113,4 +114,34 @@ def paraphrase_records(records: list[dict[str, Any]], personas: list[Persona], k
             progress(i + 1, len(canon))
     if model is not None or usage().calls:
         rep.usage = usage().summary()
+    return rep
+
+
+def paraphrase_bundle(bundle: Path, personas: list[Persona], k: int, *, seed: int = 0, model: Any = None,
+                      progress: Callable[[int, int], None] | None = None) -> ParaphraseReport:
+    """Paraphrase a bundle's suite in place: ``k`` variants per canonical question from ``personas``,
+    merged into qa.jsonl (idempotently), the Paraphrases section of report.md, manifest hashes."""
+    import json
+
+    from tools.generate.atomic import atomic_write_text, upsert_section
+    from tools.generate.writers import refresh_manifest
+    from tools.paraphrase.records import (
+        BEGIN,
+        END,
+        data_last_day,
+        domain_synonyms,
+        merge_records,
+        paraphrase_section,
+        read_records,
+    )
+
+    qa = Path(bundle) / "qa.jsonl"
+    records = read_records(qa)
+    rep = paraphrase_records(records, personas, k, seed=seed, anchor=data_last_day(bundle), model=model,
+                             synonyms=domain_synonyms(bundle), progress=progress)
+    merged = merge_records(records, rep.added)
+    atomic_write_text(qa, "".join(json.dumps(r) + "\n" for r in merged))
+    upsert_section(Path(bundle) / "report.md", paraphrase_section(rep, merged), BEGIN, END)
+    refresh_manifest(bundle, ["qa.jsonl", "report.md"])
+    rep.total_variants = sum(1 for r in merged if r.get("variant_of"))
     return rep

@@ -24,7 +24,7 @@ PREREQUISITES = {
     "pattern_injector": lambda s: bool(s.get("spec_yaml")) and s.get("review") == "approved",
     "query_synthesizer": lambda s: bool(s.get("bundle_ready")),
     "paraphraser": lambda s: bool(s.get("questions")),
-    "finish": lambda s: True,
+    "finish": lambda s: plan(s)[0] == "finish",  # an LLM cannot end a build early
 }
 
 
@@ -41,7 +41,9 @@ def plan(state: BuildState) -> tuple[str, str]:
         return "pattern_injector", "no data with incidents yet" if not state.get("bundle_ready") else "data is stale"
     if not state.get("questions") or "questions" in stale:
         return "query_synthesizer", "no question suite yet" if not state.get("questions") else "questions are stale"
-    return "finish", "data, checks and questions are up to date"
+    if not state.get("paraphrased") or "paraphrases" in stale:
+        return "paraphraser", "the questions have no persona variants yet"
+    return "finish", "data, checks, questions and paraphrases are up to date"
 
 
 def _llm_route(model, state: BuildState, notes: list[str]) -> Route | None:
@@ -68,7 +70,7 @@ def supervisor(state: BuildState, runtime: Runtime[BuildContext]) -> Command:
     if ctx.model is not None:
         notes: list[str] = []
         route = _llm_route(ctx.model, state, notes)
-        if route is not None and route.next in STEPS and PREREQUISITES[route.next](state) and route.next != "paraphraser":
+        if route is not None and route.next in STEPS and PREREQUISITES[route.next](state):
             step, why = route.next, f"LLM: {route.reason}"
         else:
             why += " (planner; LLM route " + ("unusable: " + "; ".join(notes) if route is None else

@@ -18,11 +18,13 @@ from agents.spec_writer import spec_writer
 from agents.supervisor import supervisor
 from graph.context import BuildContext
 from graph.finish import finish
+from graph.paraphrase_node import paraphraser
 from graph.review import review
 from graph.state import BuildState
 
 SPECIALISTS = {"schema_inference": schema_inference, "spec_writer": spec_writer, "review": review,
-               "pattern_injector": pattern_injector, "query_synthesizer": query_synthesizer}
+               "pattern_injector": pattern_injector, "query_synthesizer": query_synthesizer,
+               "paraphraser": paraphraser}
 RECURSION_LIMIT = 80  # supervisor + specialist supersteps; the supervisor's own cap stops sooner
 
 

@@ -155,10 +155,9 @@ def resize_world(bundle: Path, r: Refinement) -> Change:
 
 def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
     """Add a persona to spec.yaml and a variant in its voice to every canonical question."""
-    from agents.paraphraser import paraphrase_records
+    from agents.paraphraser import paraphrase_bundle
     from tools.generate.atomic import atomic_write_text
     from tools.paraphrase.personas import Persona
-    from tools.paraphrase.records import merge_records
 
     if not r.topic:
         raise RefineError("say who the persona is, e.g. 'add a persona: a NOC engineer who writes terse questions'")
@@ -167,11 +166,8 @@ def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
     spec["personas"] = [p for p in spec.get("personas", []) if p.get("name") != persona.name] + [
         {"name": persona.name, "description": persona.description, "style": r.topic}]
     atomic_write_text(bundle / "spec.yaml", spec_text(spec))
-    records = read_qa(bundle)
-    rep = paraphrase_records(records, [persona], 1, model=model)
-    merged = merge_records(records, rep.added)
-    write_qa(bundle, merged)
-    _write_report(bundle, merged)
+    rep = paraphrase_bundle(bundle, [persona], 1, model=model)
+    _write_report(bundle, read_qa(bundle))
     return Change(f"added persona '{persona.name}' ({persona.style.replace('_', ' ')}); "
                   f"{len(rep.added)} variant(s) in its voice", added=[x["id"] for x in rep.added],
                   details=[f"rejected {len(rep.rejected)} variant(s) (see report.md)"] if rep.rejected else [])

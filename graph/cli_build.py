@@ -81,8 +81,10 @@ def print_result(state: dict[str, Any]) -> None:
     tables = manifest.get("tables", {})
     rows = ", ".join(f"{t} {v.get('rows', 0):,} rows" for t, v in tables.items())
     inc = json.loads((bundle / "incidents.json").read_text())["incidents"] if (bundle / "incidents.json").is_file() else []
-    print_ok(f"built {bundle}: {rows}; {len(inc)} incident(s); {state.get('questions', 0)} questions "
-             f"(qa.jsonl); decisions in report.md")
+    qa = bundle / "qa.jsonl"
+    variants = sum('"variant_of": "q' in line for line in qa.read_text().splitlines()) if qa.is_file() else 0
+    print_ok(f"built {bundle}: {rows}; {len(inc)} incident(s); {state.get('questions', 0)} questions and "
+             f"{variants} paraphrases (qa.jsonl); decisions in report.md")
     if state.get("checks_failed"):
         print_error("checks still failing: " + ", ".join(state["checks_failed"]), prefix="warning: ")
 

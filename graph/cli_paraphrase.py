@@ -10,7 +10,6 @@ server is reported once while the command completes offline.
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -28,32 +27,6 @@ def _register() -> None:
     from agents.models import LLMConfigError
 
     register_user_errors(ParaphraseInputError, LLMConfigError)
-
-
-def data_last_day(bundle: Path) -> date | None:
-    """The last calendar day (UTC) with data, from manifest.json: 'today' for relative dates."""
-    try:
-        tables = json.loads((bundle / "manifest.json").read_text())["tables"].values()
-        ends = [t["time_max"] for t in tables if t.get("time_max")]
-        return max(datetime.fromisoformat(e.replace("Z", "+00:00")) for e in ends).date() if ends else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def domain_synonyms(bundle: Path) -> dict[str, list[str]]:
-    """Column → the words the spec's own personas use for it (their ``vocabulary``), from spec.yaml."""
-    from tools.spec import SpecError, load_spec
-
-    try:
-        spec = load_spec(bundle / "spec.yaml")
-    except (SpecError, OSError):
-        return {}
-    out: dict[str, list[str]] = {}
-    for p in spec.personas:
-        for column, words in p.vocabulary.items():
-            if words and words not in out.setdefault(column, []):
-                out[column].append(words)
-    return out
 
 
 def choose_personas(spec: str | None, domain: str | None):
@@ -84,17 +57,13 @@ def paraphrase(
     _register()
     with errors():
         from agents.models import get_chat_model, reset_usage
-        from agents.paraphraser import paraphrase_records
+        from agents.paraphraser import paraphrase_bundle
         from graph.console import RichProgress
-        from tools.generate.atomic import atomic_write_text, upsert_section
-        from tools.generate.writers import refresh_manifest
-        from tools.paraphrase.records import BEGIN, END, merge_records, paraphrase_section, read_records
 
         qa = bundle / "qa.jsonl"
         if not qa.is_file():
             raise ParaphraseInputError(f"{qa} not found: {bundle} is not a bundle with questions; run "
                                        f"`chronoeval queries {bundle}` first")
-        records = read_records(qa)
         domain = None
         try:
             domain = json.loads((bundle / "manifest.json").read_text()).get("spec")
@@ -112,12 +81,7 @@ def paraphrase(
                     task = progress.start("paraphrasing questions", total)
                 progress.advance(task, 1)
 
-            rep = paraphrase_records(records, chosen, per_question, seed=seed, anchor=data_last_day(bundle),
-                                     model=model, synonyms=domain_synonyms(bundle), progress=tick)
-        merged = merge_records(records, rep.added)
-        atomic_write_text(qa, "".join(json.dumps(r) + "\n" for r in merged))
-        upsert_section(bundle / "report.md", paraphrase_section(rep, merged), BEGIN, END)
-        refresh_manifest(bundle, ["qa.jsonl", "report.md"])
+            rep = paraphrase_bundle(bundle, chosen, per_question, seed=seed, model=model, progress=tick)
         for note in rep.notes:
             if "cannot reach the LLM" in note:
                 print_error(note, prefix="warning: ")
@@ -126,6 +90,5 @@ def paraphrase(
                         "lists them", prefix="warning: ")
         if rep.usage:
             out.print(f"LLM: {rep.usage}", soft_wrap=True)
-        n_var = sum(1 for r in merged if r.get("variant_of"))
-        print_ok(f"{len(rep.added)} variant(s) added ({n_var} in total, {len(rep.rejected)} rejected) → {qa}; "
+        print_ok(f"{len(rep.added)} variant(s) added ({rep.total_variants} in total, {len(rep.rejected)} rejected) → {qa}; "
                  "see report.md (Paraphrases)")

@@ -29,8 +29,11 @@ def _routes(state) -> list[str]:
 
 def test_offline_routing_order_and_decision_log(tmp_path):
     state = _run(WIND, tmp_path / "wind", n_questions=20)
-    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer", "finish"]
+    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer",
+                              "paraphraser", "finish"]
     assert state["finished"] and not state.get("error") and state["questions"] == 20
+    qa = [json.loads(x) for x in (tmp_path / "wind" / "qa.jsonl").read_text().splitlines()]
+    assert len([r for r in qa if r["variant_of"]]) == 2 * 20  # two persona variants per question
     report = (tmp_path / "wind" / "report.md").read_text()
     assert "## Build decisions" in report and "from: 40 turbines" in report and "→ pattern_injector" in report
     from tools.generate.writers import sha256_file
@@ -53,17 +56,29 @@ def _draft_reply() -> dict:
             "horizon": "2d", "evidence": {"count": "12 turbines"}}
 
 
+class RoutingFake(FakeChatModel):
+    """Scripted replies for the supervisor and schema inference; the paraphraser (whose calls
+    depend on the suite) gets a reply that fails its judge, so the deterministic path fills in."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if "rewrite a question" in str(messages[0].content):
+            self.replies.insert(0, {"variants": ["something else entirely"]})
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
 def test_llm_path_drives_supervisor_and_schema_inference_with_a_guard(tmp_path):
-    model = FakeChatModel(replies=[
+    model = RoutingFake(replies=[
         {"next": "query_synthesizer", "reason": "jump ahead"},   # guard: no data yet → planner decides
         _draft_reply(),                                          # schema_inference's structured draft
         {"next": "spec_writer", "reason": "draft exists"},
         {"next": "pattern_injector", "reason": "approved"},
         {"next": "query_synthesizer", "reason": "data ready"},
+        {"next": "finish", "reason": "all done"},                # guard: paraphrases missing → planner
         {"next": "finish", "reason": "all done"},
     ], calls=[])
     state = _run(WIND, tmp_path / "llm", model=model, n_questions=12)
-    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer", "finish"]
+    assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer",
+                              "paraphraser", "finish"]
     reasons = [d["reason"] for d in state["decisions"] if d["agent"] == "supervisor"]
     assert "lacks its prerequisites" in reasons[0] and reasons[1] == "LLM: draft exists"
     assert any(d["decision"] == "draft from the LLM" for d in state["decisions"])

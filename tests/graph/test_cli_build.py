@@ -33,9 +33,10 @@ def test_offline_build_with_yes_writes_a_bundle(tmp_path):
     r = _cli(["build", CASES[0][0] + " over 2 days", "-o", str(tmp_path / "wind"), "--yes", "--n", "12"],
              _env(tmp_path))
     assert r.returncode == 0, r.stderr
-    assert "built" in r.stdout and "12 questions" in r.stdout
+    assert "built" in r.stdout and "12 questions" in r.stdout and "24 paraphrases" in r.stdout
     qa = [json.loads(x) for x in (tmp_path / "wind" / "qa.jsonl").read_text().splitlines()]
-    assert len(qa) == 12 and any("turbine" in q["question"] for q in qa)
+    canon = [q for q in qa if not q["variant_of"]]
+    assert len(canon) == 12 and len(qa) == 36 and any("turbine" in q["question"] for q in canon)
 
 
 def test_review_pauses_resumes_in_a_new_process_and_applies_an_edit(tmp_path):
@@ -72,6 +73,8 @@ def test_build_needs_an_output_and_refuses_an_existing_bundle(tmp_path):
 def _scripted(body: dict) -> dict:
     """The 'model': a DomainDraft for schema inference, the planner's next step for the supervisor."""
     system = body["messages"][0]["content"]
+    if "rewrite a question" in system:  # the paraphraser: a variant that fails the judge's slot check
+        return {"variants": ["tell me something else"]}
     if "draft the data it" in system:
         return {"name": "k8s", "description": PODS,
                 "entity": {"name": "pod", "plural": "pods", "count": 6, "cadence": "10m",
@@ -101,7 +104,8 @@ def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_se
     assert done.returncode == 0, done.stderr
     later = openai_server.requests[before:]
     assert all("draft the data it" not in r["messages"][0]["content"] for r in later)
-    assert len(later) == 3  # pattern_injector, query_synthesizer, finish: one route each, nothing repeated
+    routes = [r for r in later if "You orchestrate" in r["messages"][0]["content"]]
+    assert len(routes) == 4  # pattern_injector, query_synthesizer, paraphraser, finish: nothing repeated
     m = json.loads((out / "manifest.json").read_text())["tables"]["pod_metrics"]
     assert m["entities"] == 6
     assert "draft from the LLM" in (out / "report.md").read_text()

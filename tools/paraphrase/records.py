@@ -12,6 +12,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,29 @@ def paraphrase_section(rep: ParaphraseReport, records: list[dict[str, Any]]) -> 
     step = max(1, len(variants) // 9)
     lines += [f"| {r['id']} | {r['persona']} | {_cell(r['question'])} |" for r in variants[::step][:9]]
     return "\n".join(lines) + "\n" + END + "\n"
+
+
+def data_last_day(bundle: Path) -> date | None:
+    """The last calendar day (UTC) with data, from manifest.json: 'today' for relative dates."""
+    try:
+        tables = json.loads((Path(bundle) / "manifest.json").read_text())["tables"].values()
+        ends = [t["time_max"] for t in tables if t.get("time_max")]
+        return max(datetime.fromisoformat(e.replace("Z", "+00:00")) for e in ends).date() if ends else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def domain_synonyms(bundle: Path) -> dict[str, list[str]]:
+    """Column → the words the spec's own personas use for it (their ``vocabulary``), from spec.yaml."""
+    from tools.spec import SpecError, load_spec
+
+    try:
+        spec = load_spec(Path(bundle) / "spec.yaml")
+    except (SpecError, OSError):
+        return {}
+    out: dict[str, list[str]] = {}
+    for p in spec.personas:
+        for column, words in p.vocabulary.items():
+            if words and words not in out.setdefault(column, []):
+                out[column].append(words)
+    return out
