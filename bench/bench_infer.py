@@ -5,7 +5,7 @@ measurements, a relation to a links table; about ``--rows`` rows in the cell tab
 Parquet (or CSV with --csv) to a temp directory, then times ``tools.infer.infer`` on those files:
 once without the fidelity report (profile + fits) and once with it (plus regeneration and comparison).
 
-    python bench/bench_infer.py [--rows 1000000] [--csv]
+    python bench/bench_infer.py [--rows 1000000] [--csv] [--repeat 3]
 
 The last line is: rows=<n> infer_s=<s> with_fidelity_s=<s> (budget 20 s)
 """
@@ -13,6 +13,7 @@ The last line is: rows=<n> infer_s=<s> with_fidelity_s=<s> (budget 20 s)
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
@@ -74,6 +75,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=1_000_000, help="rows of the cell table (about)")
     ap.add_argument("--csv", action="store_true", help="write and read CSV instead of Parquet")
+    ap.add_argument("--repeat", type=int, default=1, help="time N runs of each and print the medians")
     args = ap.parse_args()
 
     import pandas as pd
@@ -97,15 +99,19 @@ def main() -> None:
                 csvs.append(p)
             files = csvs
         rows = len(pd.read_parquet(out / "data" / "cells.parquet"))
-        began = time.perf_counter()
-        result, _ = infer(files, fidelity=False)
-        infer_s = time.perf_counter() - began
-        began = time.perf_counter()
-        result, _ = infer(files, fidelity=True)
-        full_s = time.perf_counter() - began
+        plain, full = [], []
+        for _ in range(args.repeat):
+            began = time.perf_counter()
+            result, _ = infer(files, fidelity=False)
+            plain.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            result, _ = infer(files, fidelity=True)
+            full.append(time.perf_counter() - began)
     ok = sum(r.ok for r in result.fidelity)
     print(f"relations: {[str(r) for r in result.relations]}; fidelity {ok}/{len(result.fidelity)} pass")
-    print(f"rows={rows} infer_s={infer_s:.2f} with_fidelity_s={full_s:.2f} (budget 20 s)")
+    print("runs: infer " + " ".join(f"{x:.2f}" for x in plain) + " | with fidelity " + " ".join(f"{x:.2f}" for x in full))
+    print(f"rows={rows} infer_s={statistics.median(plain):.2f} with_fidelity_s={statistics.median(full):.2f} "
+          "(medians; the first run includes imports; budget 20 s)")
 
 
 if __name__ == "__main__":
