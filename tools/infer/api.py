@@ -77,10 +77,11 @@ def infer_from_tables(paths: list[str | Path], *, name: str = "inferred", seed: 
     start, horizon = time_frame(profiles)
     folds = find_folds(profiles)
     dims = {m.name: d.table.frame.set_index(d.table.frame[d.keys[0]].astype(str)) for m, d in folds}
+    by = {p.name: p for p in profiles}
     fits = []
     for p in profiles:
         tell(f"fitting {p.name}")
-        fits.append(fit_table(p, relations, start, seed, dims.get(p.name)))
+        fits.append(fit_table(p, relations, start, seed, dims.get(p.name), by))
     add_relation_weights(fits, relations)
     fits, fold_notes = fold_fits(fits, folds)
     spec = build_spec(name, fits, start, horizon, seed)

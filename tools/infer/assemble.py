@@ -15,6 +15,7 @@ from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.formulas import as_formula, find_sums
+from tools.infer.overrides import LabelSource, fit_overrides
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
 from tools.spec.distributions import ForeignKey, ParentAttribute
@@ -98,7 +99,7 @@ def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], seed:
 
 
 def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
-              dimension: pd.DataFrame | None = None) -> TableFit:
+              dimension: pd.DataFrame | None = None, parents: dict[str, Profile] | None = None) -> TableFit:
     """Fit one table into an entity type; ``comments`` maps paths relative to the entity (``""``,
     ``.attributes[0]``, ``.states``, ...) to provenance lines. ``dimension`` (the rows of a dimension
     table of the same entities, indexed by id) offers its labels as level effects of measurements."""
@@ -118,6 +119,8 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
         tf.states = states
         if states and p.emission == "on_transition":
             attrs = _flags(p, states, ents, attrs, tf)
+        if states:
+            attrs = _overrides(p, states, ents, attrs, relations, parents or {}, tf)
         t = seconds(sf[tcol])
         periodic = p.emission == "periodic"
         cadence = format_duration(p.cadence) if periodic else None
@@ -181,6 +184,38 @@ def _sums(p: Profile, sf: pd.DataFrame, measurements: list, attrs: list[Attribut
             attrs[:] = [x for x in attrs if offset is None or x.name != offset.name]
         out.append(m)
     return out
+
+
+def _overrides(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Attribute], relations: list[Relation],
+               parents: dict[str, Profile], tf: TableFit) -> list[Attribute]:
+    """Transition overrides keyed on the entity's labels or its parent's (copied as a hidden attribute)."""
+    sources = [LabelSource(a.name, ents[a.name].astype(str).to_numpy()) for a in attrs
+               if a.dist.kind == "categorical" and a.name in ents]
+    names = {a.name for a in attrs} | set(p.columns)
+    for r in relations:
+        parent = parents.get(r.parent)
+        if r.child != p.name or len(r.columns) != 1 or parent is None:
+            continue
+        prow = parent.sorted_frame.drop_duplicates(parent.keys).set_index(parent.keys[0])
+        for c in parent.columns.values():
+            if c.role == "attribute" and c.kind == "categorical" and c.name not in names:
+                labels = prow[c.name].astype(str).reindex(ents[r.columns[0]].astype(str).to_numpy()).to_numpy()
+                sources.append(LabelSource(c.name, labels, via=r.columns[0], attribute=c.name))
+    overrides, base, used = fit_overrides(p, states, sources)
+    if not overrides:
+        return attrs
+    states.machine = states.machine.model_copy(update={
+        "overrides": overrides, "transitions": {**states.machine.transitions, **base}})
+    for src in used:
+        if src.via:
+            tf.comments[f".attributes[{len(attrs)}]"] = [f"copied from the parent through {src.via}: "
+                                                         "transition overrides depend on it"]
+            attrs = [*attrs, Attribute(name=src.name, emit=False, dist=ParentAttribute(
+                kind="parent_attribute", via=src.via, attribute=src.attribute))]
+    tf.comments.setdefault(".states", []).append(
+        "overrides: " + "; ".join(f"{o.when[0].attribute} = {o.when[0].equals}: {', '.join(o.transitions)}"
+                                  for o in overrides))
+    return attrs
 
 
 def _flags(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Attribute], tf: TableFit) -> list[Attribute]:

@@ -49,6 +49,19 @@ def test_pack_specific_structure(pack):
         user_fk = next(a for a in sessions.attributes if a.name == "user_id").dist
         assert user_fk.weight_by == "sessions_weight"  # visit_propensity skews sessions per user
         assert sessions.arrival.hourly_weights and len(sessions.arrival.hourly_weights) == 24
+        # transition overrides: the referrer (own attribute) and the user's plan (parent attribute, copied)
+        over = {(o.when[0].attribute, o.when[0].equals): o.transitions for o in sessions.states.overrides}
+        pack_rows = {(o.when[0].attribute, o.when[0].equals): o.transitions
+                     for o in known.entity("session").states.overrides}
+        for label in ("email", "social"):
+            got, want = over[("referrer", label)]["homepage"], pack_rows[("referrer", label)]["homepage"]
+            names = {"exit_leave": "exit_leave", "search_browse": "search_browse", "product_view_product": "product_view"}
+            for fitted_state, p in got.items():
+                assert p == pytest.approx(want[names[fitted_state]], abs=0.06), (label, fitted_state)
+        plan = next(a for a in sessions.attributes if a.name == "subscription_type").dist
+        assert (plan.kind, plan.via) == ("parent_attribute", "user_id")
+        cart = {k[1]: v["cart_add_to_cart"] for k, v in over.items() if k[0] == "subscription_type"}
+        assert cart["premium"]["checkout_checkout"] > cart["free"]["checkout_checkout"] + 0.1
     if name == "iot":
         sensors = result.spec.entity("sensors")
         assert sensors.static_table == "sensors" and sensors.table == "readings"
