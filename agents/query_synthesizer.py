@@ -12,12 +12,31 @@ from graph.state import BuildState, decision
 def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Synthesize questions; answers come from the pandas and SQL executors, which must agree."""
     ctx = runtime.context
-    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed})
+    prefer = failing_templates(ctx.memory)
+    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer})
     fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
     why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
     log = [decision("query_synthesizer", "query_synthesizer", f"{res['questions']} questions ({fams})", why)]
+    if prefer:
+        log.append(decision("query_synthesizer", "query_synthesizer", f"templates favoured: {', '.join(prefer)}",
+                            "experience notes say agents fail them"))
     if res["disagreements"]:
         log.append(decision("query_synthesizer", "query_synthesizer",
                             f"{res['disagreements']} candidate(s) dropped: executors disagreed", "listed in report.md"))
     stale = [s for s in state.get("stale", []) if s != "questions"]
     return {"questions": res["questions"], "paraphrased": False, "stale": stale, "decisions": log}
+
+
+def failing_templates(memory) -> list[str]:
+    """Template names that agent-failure experience notes mention, most-noted first."""
+    if memory is None:
+        return []
+    from tools.queries.registry import load_templates
+
+    names = sorted(load_templates())
+    counts: dict[str, int] = {}
+    for note in memory.notes(kind="agent_failure"):
+        for name in names:
+            if name in note.text:
+                counts[name] = counts.get(name, 0) + note.count
+    return sorted(counts, key=lambda n: (-counts[n], n))

@@ -64,22 +64,32 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         draft = res["draft"]
         log.append(decision("schema_inference", "schema_inference", f"edit '{edit}'",
                             "; ".join(res["changes"]) or "changed nothing the rules understand"))
-    if ctx.memory is not None and draft.get("nearest_pack") is None:
-        hits = _nearest_pack(ctx.memory, state["request"])
-        if hits:
-            draft["nearest_pack"] = hits
-            log.append(decision("schema_inference", "schema_inference", f"nearest pack '{hits}'", "retrieved from memory"))
+    if ctx.memory is not None:
+        draft, found = _retrieve(ctx.memory, state["request"], draft)
+        log.append(decision("schema_inference", "schema_inference", f"retrieved from memory: {found}",
+                            "nearest pack and the incident patterns that fit the description"))
     return {"draft": draft, "decisions": log}
 
 
-def _nearest_pack(memory, text: str) -> str | None:
-    """The pack of the best memory hit whose document is a pack chunk, if any."""
+# pattern kinds the spec writer can place on a single entity type's measurements
+PLACEABLE = ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline", "null_burst")
+
+
+def _retrieve(memory, text: str, draft: dict) -> tuple[dict, str]:
+    """The draft with the nearest pack (when the rules found none) and, when the text asks for no
+    incident kind, the best-fitting placeable pattern kind; and what was found, in words."""
     try:
-        hits = memory.search(text, k=5)
-    except Exception:  # memory is an aid, never a reason to fail a build
-        return None
-    for h in hits:
-        meta = getattr(getattr(h, "doc", None), "meta", None) or getattr(h, "metadata", None) or {}
-        if isinstance(meta, dict) and meta.get("pack"):
-            return str(meta["pack"])
-    return None
+        packs = memory.search(text, k=3, filters={"kind": "pack"})
+        patterns = memory.search(text, k=4, filters={"kind": "pattern"})
+    except Exception as exc:  # memory is an aid, never a reason to fail a build
+        return draft, f"nothing ({type(exc).__name__}: {str(exc)[:120]})"
+    pack = next((h.doc.domains[0] for h in packs if h.doc.domains), None)
+    kinds = [h.doc.id.split(":", 1)[-1] for h in patterns]
+    draft = dict(draft)
+    if draft.get("nearest_pack") is None and pack:
+        draft["nearest_pack"] = pack
+    fit = next((k for k in kinds if k in PLACEABLE), None)
+    if fit and not draft.get("incident_hints"):
+        draft["incident_hints"] = [fit]
+        draft["evidence"] = {**draft.get("evidence", {}), f"incident {fit}": "retrieved pattern document"}
+    return draft, f"pack {pack or '-'}; patterns {', '.join(kinds) or '-'}"

@@ -103,6 +103,8 @@ def build(
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the world and of the questions.")] = 0,
     n: Annotated[int | None, typer.Option("--n", min=1, help="Canonical questions (default: the query plan).")] = None,
     sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Retrieve packs, patterns and experience notes "
+                                         "from the RAG memory (CHRONOEVAL_MEMORY_DIR), and record notes.")] = True,
 ) -> None:
     """Build a whole eval: infer the domain, write and review the spec, generate data with incidents,
     check it, synthesize questions. Offline by default; uses CHRONOEVAL_MODEL when set."""
@@ -136,7 +138,13 @@ def build(
             inp = {"request": description or "", "pack": pack, "samples": [str(s) for s in sample or []],
                    "ddl": str(ddl) if ddl else None, "out": str(output), "iterations": 0, "stale": []}
             err.print(f"build session {tid} (resume with --thread {tid})")
-        ctx = BuildContext(model=get_chat_model(), auto_approve=yes, seed=seed, n_questions=n,
+        mem = None
+        if memory:
+            from graph.cli_memory import default_memory_dir
+            from knowledge.memory import Memory
+
+            mem = Memory(default_memory_dir())
+        ctx = BuildContext(model=get_chat_model(), auto_approve=yes, seed=seed, n_questions=n, memory=mem,
                            on_step=lambda d: err.print(f"  {d['decision']}  [dim]{d['reason']}[/]"))
         while True:
             if inp is None:

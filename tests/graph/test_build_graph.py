@@ -114,3 +114,28 @@ def test_descriptions_build_bundles_whose_stated_numbers_hold(case, tmp_path):
         assert step == parse_duration(cadence)
     want = parse_duration(horizon or "7d")
     assert want - parse_duration(cadence or "15m") - 3600 <= span <= want
+
+
+def test_memory_retrieval_notes_and_failure_bias(tmp_path):
+    from knowledge.documents import ExperienceNote
+    from knowledge.embed import HashEmbedder
+    from knowledge.memory import Memory
+
+    mem = Memory(tmp_path / "mem", embedder=HashEmbedder())
+    mem.remember(ExperienceNote(kind="agent_failure", text="agent X failed 7/8 state_duration questions by "
+                                                           "measuring episodes inside the window only"))
+    state = _run(WIND + " over 2 days", tmp_path / "mem-build", n_questions=12, memory=mem)
+    said = {d["decision"] for d in state["decisions"]}
+    assert any(d.startswith("retrieved from memory: pack ") for d in said)
+    assert "templates favoured: state_duration" in said
+    plain = _run(WIND + " over 2 days", tmp_path / "plain-build", n_questions=12,
+                 memory=Memory(tmp_path / "mem2", embedder=HashEmbedder()))
+    assert not any(d["decision"].startswith("templates favoured") for d in plain["decisions"])
+
+    def n_state_duration(out):
+        qa = [json.loads(x) for x in (out / "qa.jsonl").read_text().splitlines()]
+        return sum(r["template"] == "state_duration" for r in qa if not r["variant_of"])
+
+    assert n_state_duration(tmp_path / "mem-build") >= 2 > n_state_duration(tmp_path / "plain-build")
+    lessons = [n for n in mem.notes(kind="generation_lesson")] + [n for n in mem.notes(kind="user_preference")]
+    assert all(str(tmp_path / "mem-build") == n.source for n in lessons)

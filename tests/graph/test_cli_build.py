@@ -25,6 +25,7 @@ def _cli(args: list[str], env: dict, stdin: str | None = None) -> subprocess.Com
 def _env(tmp_path: Path, **extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CHRONOEVAL_"))}
     env.update({"CHRONOEVAL_HOME": str(tmp_path / "home"), "CHRONOEVAL_MODEL": "none",
+                "CHRONOEVAL_MEMORY_DIR": str(tmp_path / "memory"),
                 "CHRONOEVAL_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "120", **extra})
     return env
 
@@ -37,18 +38,20 @@ def test_offline_build_with_yes_writes_a_bundle(tmp_path):
     qa = [json.loads(x) for x in (tmp_path / "wind" / "qa.jsonl").read_text().splitlines()]
     canon = [q for q in qa if not q["variant_of"]]
     assert len(canon) == 12 and len(qa) == 36 and any("turbine" in q["question"] for q in canon)
+    report = (tmp_path / "wind" / "report.md").read_text()
+    assert re.search(r"retrieved from memory: pack \w+; patterns \w+", report)  # the real offline model
 
 
 def test_review_pauses_resumes_in_a_new_process_and_applies_an_edit(tmp_path):
     env = _env(tmp_path)
     out = tmp_path / "pods"
-    first = _cli(["build", PODS, "-o", str(out), "--thread", "t1", "--n", "12"], env)  # stdin closed: pause
+    first = _cli(["build", PODS, "-o", str(out), "--thread", "t1", "--n", "12", "--no-memory"], env)  # stdin closed: pause
     assert first.returncode == 0, first.stderr
     assert "paused for review" in first.stderr and "kubernetes_pod" in first.stdout and not out.exists()
-    edit = _cli(["build", "--thread", "t1", "--answer", "make it 8 pods every 10 minutes over 2 days"], env)
+    edit = _cli(["build", "--thread", "t1", "--no-memory", "--answer", "make it 8 pods every 10 minutes over 2 days"], env)
     assert edit.returncode == 0 and "paused for review" in edit.stderr  # the edited draft is shown again
     assert re.search(r"kubernetes_pod\s*│\s*8\s*│\s*10m\s*│", edit.stdout), edit.stdout
-    done = _cli(["build", "--thread", "t1", "--answer", "ok"], env)
+    done = _cli(["build", "--thread", "t1", "--no-memory", "--answer", "ok"], env)
     assert done.returncode == 0, done.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     metrics = manifest["tables"]["kubernetes_pod_metrics"]
@@ -65,7 +68,7 @@ def test_build_needs_an_output_and_refuses_an_existing_bundle(tmp_path):
     assert r.returncode == 2 and "-o OUT" in r.stderr and "Traceback" not in r.stderr
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "x").write_text("keep me")
-    r = _cli(["build", PODS, "-o", str(tmp_path / "taken"), "--yes"], env)
+    r = _cli(["build", PODS, "-o", str(tmp_path / "taken"), "--yes", "--no-memory"], env)
     assert r.returncode == 2 and "already exists" in r.stderr
     assert (tmp_path / "taken" / "x").read_text() == "keep me"
 
@@ -93,13 +96,13 @@ def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_se
     llm = {"CHRONOEVAL_MODEL": "openai:scripted", "OPENAI_BASE_URL": openai_server.base_url,
            "OPENAI_API_KEY": "test-key", "CHRONOEVAL_LLM_RETRIES": "0"}
     out = tmp_path / "k8s"
-    first = _cli(["build", PODS, "-o", str(out), "--thread", "h1", "--n", "12"],
+    first = _cli(["build", PODS, "-o", str(out), "--thread", "h1", "--n", "12", "--no-memory"],
                  _env(tmp_path, **llm, CHRONOEVAL_CACHE_DIR=str(tmp_path / "c1")))
     assert first.returncode == 0 and "paused for review" in first.stderr, first.stderr
     before = len(openai_server.requests)
     kinds = ["draft" if "draft the data it" in r["messages"][0]["content"] else "route" for r in openai_server.requests]
     assert kinds.count("draft") == 1 and kinds.count("route") == 3  # schema_inference, spec_writer, review
-    done = _cli(["build", "--thread", "h1", "--answer", "ok"],
+    done = _cli(["build", "--thread", "h1", "--no-memory", "--answer", "ok"],
                 _env(tmp_path, **llm, CHRONOEVAL_CACHE_DIR=str(tmp_path / "c2")))  # a cold cache: repeats would show
     assert done.returncode == 0, done.stderr
     later = openai_server.requests[before:]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,19 +72,22 @@ def candidate_key(params: dict, contrast: bool) -> str:
     return json.dumps(params, sort_keys=True) + str(contrast)
 
 
-def _turns(pools: dict[str, list], seen: set[str],
-           accept: Callable[[Candidate], bool] | None = None) -> Iterator[tuple[str, Candidate]]:
-    """Candidates in evaluation order: templates take turns, duplicates (and ones ``accept``
-    refuses) are skipped."""
+def _turns(pools: dict[str, list], seen: set[str], accept: Callable[[Candidate], bool] | None = None,
+           prefer: frozenset[str] = frozenset()) -> Iterator[tuple[str, Candidate]]:
+    """Candidates in evaluation order: templates take turns (those in ``prefer`` first, two turns a
+    round), duplicates (and ones ``accept`` refuses) are skipped."""
+    order = [n for n in pools if n in prefer] + [n for n in pools if n not in prefer]
     while any(pools.values()):
-        for name, pool in pools.items():
-            if not pool:
-                continue
-            c = pool.pop(0)
-            key = candidate_key(c.spec.to_json(), c.contrast)
-            if key not in seen and (accept is None or accept(c)):
-                seen.add(key)
-                yield name, c
+        for name in order:
+            pool = pools[name]
+            for _ in range(2 if name in prefer else 1):
+                if not pool:
+                    break
+                c = pool.pop(0)
+                key = candidate_key(c.spec.to_json(), c.contrast)
+                if key not in seen and (accept is None or accept(c)):
+                    seen.add(key)
+                    yield name, c
 
 
 def _family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> dict[str, list[Candidate]]:
@@ -101,7 +104,8 @@ def _family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> d
 
 def synthesize(ctx: SynthContext, n: int | None = None,
                progress: Callable[[int, int], None] | None = None, *, only: dict[str, int] | None = None,
-               accept: Callable[[Candidate], bool] | None = None, seen: set[str] | None = None) -> Suite:
+               accept: Callable[[Candidate], bool] | None = None, seen: set[str] | None = None,
+               prefer: Iterable[str] = ()) -> Suite:
     """Enumerate candidates per template, evaluate them in turns, keep each family's quota.
 
     Three things overlap, without changing the result: one thread enumerates the families'
@@ -109,7 +113,8 @@ def synthesize(ctx: SynthContext, n: int | None = None,
     a one-by-one run); WORKERS threads evaluate candidates, up to IN_FLIGHT ahead of the one being
     taken; this thread takes outcomes strictly in turn order and renders them. Same bundle and
     seed, same bytes. ``only`` replaces the plan's quotas (family → count), ``accept`` filters
-    candidates and ``seen`` holds the keys of questions a suite already has (to add to it)."""
+    candidates, ``seen`` holds the keys of questions a suite already has (to add to it) and
+    templates in ``prefer`` get two turns a round (agents are known to fail them)."""
     templates = load_templates()
     suite = Suite(quotas=dict(only) if only is not None else quotas(ctx, n))
     total = sum(suite.quotas.values())
@@ -121,7 +126,7 @@ def synthesize(ctx: SynthContext, n: int | None = None,
                       for fam in FAMILIES}
         for fam in FAMILIES:
             quota = suite.quotas.get(fam, 0)
-            turns = _turns(enumerated[fam].result(), seen, accept)
+            turns = _turns(enumerated[fam].result(), seen, accept, frozenset(prefer))
             window: deque[Future] = deque()
             got = 0
             while got < quota:
@@ -159,7 +164,7 @@ def write_suite(out: Path | str, suite: Suite) -> Path:
 
 
 def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
-                progress: Callable[[int, int], None] | None = None) -> Suite:
+                progress: Callable[[int, int], None] | None = None, prefer: Iterable[str] = ()) -> Suite:
     """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes."""
     from tools.generate.writers import refresh_manifest
     from tools.queries.report import write_questions_report
@@ -168,7 +173,7 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     ctx = open_context(bundle, seed)
     ctx.prefetch()
     try:
-        suite = synthesize(ctx, n, progress)
+        suite = synthesize(ctx, n, progress, prefer=prefer)
     finally:
         ctx.close()
     write_suite(bundle, suite)
