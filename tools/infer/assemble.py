@@ -263,8 +263,9 @@ def _arrival(t: np.ndarray, codes: np.ndarray, start: float) -> Arrival | None:
     first = np.r_[True, codes[1:] != codes[:-1]]
     last = np.r_[codes[1:] != codes[:-1], True]
     t0 = t[first]
-    life = float((t[last] - t0).max()) + 1
-    if np.ptp(t0) == 0:  # every entity starts with the sample: no arrival process (they start at the spec start)
+    lives = t[last] - t0
+    life = float(lives.max()) + 1
+    if np.ptp(t0) == 0 or np.median(lives) >= 0.5 * np.ptp(t):  # all start together, or live through the span
         return None
     hours = np.bincount(((t0 % 86400) // 3600).astype(int), minlength=24).astype(float)
     return Arrival(hourly_weights=[round(h / hours.sum() * 24, 3) for h in hours],

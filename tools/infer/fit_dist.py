@@ -102,8 +102,8 @@ def _sig(x: float, digits: int = 6) -> float:
 
 
 def _dur(seconds: float) -> str:
-    """A positive spec duration, rounded to milliseconds (at least 1 ms)."""
-    return format_duration(max(round(seconds, 3), 0.001))
+    """A positive spec duration (milliseconds below a minute, whole seconds above; at least 1 ms)."""
+    return format_duration(max(round(seconds, 3 if seconds < 60 else 0), 0.001))  # whole seconds from a minute
 
 
 def fit_dwell(durations: np.ndarray, seed: int = 0) -> Fit:

@@ -107,7 +107,9 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(v.size, OLS_SAMPLE, replace=False)) if v.size > OLS_SAMPLE else slice(None)
     cumulative = kind == "cumulative counter"  # grows by construction: always a trend, however short the span
-    seasonal, trend = span >= DAY, span >= DAY or (cumulative and span > 0)
+    step = float(np.median(np.diff(np.unique(t[: min(t.size, 10_000)])))) if t.size > 1 else DAY
+    # a daily cycle needs a day of data and >= 4 rows per cycle (a daily table cannot show one)
+    seasonal, trend = span >= DAY and step <= DAY / 4, span >= DAY or (cumulative and span > 0)
     X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states, seasonal, trend)
     y = v[pick]
     coef = np.linalg.lstsq(X, y, rcond=None)[0]
@@ -132,7 +134,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
             amp = math.hypot(c[f"cos{tag}"], c[f"sin{tag}"])
             if amp >= 0.2 * resid_sd:
                 peak = (math.atan2(c[f"sin{tag}"], c[f"cos{tag}"]) % (2 * np.pi)) / (2 * np.pi) * period
-                season.append((tag, amp, format_duration(round(peak / 60) * 60)))
+                season.append((tag, amp, format_duration((round(peak / 60) * 60) % period)))
     integer = kind in ("count", "integer", "cumulative counter")
     mean_level = float(np.mean(level)) if level.size else 0.0
     disp = float(np.var(resid)) / mean_level if mean_level > 0 else 0.0
@@ -219,7 +221,7 @@ def _noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bool)
     # robust spread (1.4826 MAD): rare excursions (hidden degraded states, incidents) do not widen the noise
     sd = 1.4826 * float(np.median(np.abs(resid - np.median(resid)))) if resid.size else 0.0
     sd = sd or float(np.std(resid))
-    if sd == 0:
+    if sd < 1e-9:  # exact (up to float rounding): no noise
         return NoNoise(kind="none"), 0.0, 0
     phi, n_ar = _ar1(resid, series) if periodic else (0.0, 0)
     if abs(phi) < 0.15:

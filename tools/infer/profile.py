@@ -80,7 +80,7 @@ def find_keys(table: Table) -> tuple[list[str], list[str]]:
     (a composite key such as Device_ID + Interface_ID when no single column does)."""
     f, time = table.frame, table.time.column if table.time else None
     n = len(f)
-    cands = [c for c in f.columns if c != time and _is_key_type(f[c]) and f[c].notna().all()]
+    cands = [c for c in f.columns if c != time and _is_key_type(f[c]) and f[c].notna().mean() >= 0.99]
     named = [c for c in cands if _ID_NAME.search(c)]
     if time is None:
         unique = [c for c in cands if f[c].nunique() == n]
@@ -146,6 +146,10 @@ def _numeric_kind(s: pd.Series, same: np.ndarray, name: str) -> str:
 def profile_table(table: Table) -> Profile:
     """Detect the roles of every column of ``table`` (see Profile)."""
     keys, warnings = find_keys(table)
+    if keys and table.frame[keys].isna().any(axis=None):
+        lost = table.frame[keys].isna().any(axis=1)
+        warnings.append(f"{int(lost.sum())} row(s) without a {' + '.join(keys)} value dropped")
+        table.frame = table.frame[~lost.to_numpy()].reset_index(drop=True)
     f = table.frame
     time = table.time.column if table.time else None
     sort_cols = [*keys, *([time] if time else [])]

@@ -52,6 +52,16 @@ def table_name(path: str | Path) -> str:
     return stem if stem and not stem[0].isdigit() else f"t_{stem}"
 
 
+def _delimiter(path: Path) -> str:
+    """The separator of a delimited text file, from its header line (``,`` unless ``;``, tab or ``|``
+    clearly dominate, as in European CSV exports)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        header = f.readline()
+    counts = {sep: header.count(sep) for sep in (",", ";", "\t", "|")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] > counts[","] else ","
+
+
 def read_frame(path: str | Path) -> pd.DataFrame:
     """A file as a DataFrame; InferError for a missing, empty, unreadable or unsupported file."""
     p = Path(path)
@@ -64,7 +74,7 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         if suffix == ".parquet" or suffix == ".pq":
             frame = pd.read_parquet(p)
         elif suffix in (".csv", ".txt", ".tsv"):
-            frame = pd.read_csv(p, sep="\t" if suffix == ".tsv" else ",", low_memory=False)
+            frame = pd.read_csv(p, sep="\t" if suffix == ".tsv" else _delimiter(p), low_memory=False)
         else:
             raise InferError(str(p), f"unsupported file type '{suffix}'; give .csv, .tsv or .parquet files")
     except InferError:

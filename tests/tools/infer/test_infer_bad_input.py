@@ -114,3 +114,30 @@ def test_missing_values_are_reported(tmp_path):
     result, report = infer([_csv(tmp_path, "m.csv", "\n".join(rows) + "\n")])
     assert result.profiles[0].columns["cpu"].missing == pytest.approx(3 / 36)
     assert any("cpu: 8.3% of the values are missing" in n for n in result.notes) and "8.3%" in report
+
+
+def test_semicolon_csv_and_daily_rows(tmp_path):
+    rows = ["meter_id;day;kwh"] + [f"M{m};2026-01-{d:02d};{10 + m + d % 3}" for m in range(3) for d in range(1, 29)]
+    result, _ = infer([_csv(tmp_path, "meters.csv", "\n".join(rows) + "\n")])
+    p = result.profiles[0]
+    assert p.keys == ["meter_id"] and p.emission == "periodic" and p.cadence == 86400
+    kwh = result.spec.entity("meters").measurements[0]
+    assert kwh.seasonality == []  # one row a day cannot show a daily cycle
+
+
+def test_irregular_events_without_a_state_column(tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    rows = ["user_id,ts,amount"]
+    for u in range(6):  # a Poisson process per user over the same three days
+        t = np.cumsum(rng.exponential(3600, 200)).astype(int)
+        t = t[t < 3 * 86400]
+        rows += [f"U{u},{pd.Timestamp(1_767_225_600 + int(x), unit='s', tz='UTC').isoformat()},{rng.integers(1, 99)}"
+                 for x in t]
+    result, _ = infer([_csv(tmp_path, "payments.csv", "\n".join(rows) + "\n")])
+    e = result.spec.entity("payments")
+    assert e.emission.kind == "on_transition" and e.arrival is None
+    assert list(e.states.states) == ["active"] and e.states.transitions == {"active": {"active": 1.0}}
+    assert e.states.states["active"].dwell.kind in ("exponential", "gamma")
+    assert all(r.ok for r in result.fidelity), [(r.column, r.metric, r.value) for r in result.fidelity if not r.ok]
