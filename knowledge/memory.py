@@ -72,6 +72,7 @@ class Memory:
         self._meta: IndexMeta | None = None
         self._pos: dict[str, int] = {}
         self._lock_depth = 0
+        self._queries: dict[str, np.ndarray] = {}
         self.last_rebuild: RebuildSummary | None = None
 
     @property
@@ -218,6 +219,14 @@ class Memory:
         self.last_rebuild = RebuildSummary(len(docs), len(todo), reason, time.perf_counter() - t0)
         return self.last_rebuild
 
+    def _query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding; the last few hundred are kept (agents repeat their lookups)."""
+        if query not in self._queries:
+            if len(self._queries) >= 512:
+                self._queries.pop(next(iter(self._queries)))
+            self._queries[query] = self.embedder.embed([query])
+        return self._queries[query]
+
     def _subset(self, filters: dict) -> np.ndarray:
         """Positions of the documents passing ``filters`` (cached until the next add)."""
         key = repr(sorted((k, v if isinstance(v, str) else sorted(v)) for k, v in filters.items() if v is not None))
@@ -244,7 +253,7 @@ class Memory:
         cap), so a domain's many chunks do not crowd out the patterns and templates it needs;
         with filters the caller has chosen what to see and there is no cap."""
         self._open()
-        q = self.embedder.embed([query])
+        q = self._query_vector(query)
         subset = None
         if filters:
             subset = self._subset(filters)

@@ -59,6 +59,8 @@ def test_first_use_indexes_builtins_and_reload_does_not_re_embed(tmp_path):
     assert [h.doc.id for h in mem2.search("stuck sensor repeating the same value flatline", k=3)] == \
         [h.doc.id for h in hits]
     assert again.calls == 1 and mem2.last_rebuild is None  # only the query: the index was loaded
+    mem2.search("stuck sensor repeating the same value flatline", k=1, filters={"kind": "pattern"})
+    assert again.calls == 1  # a repeated query reuses its vector
 
 
 def test_incremental_add_persists_and_skips_known_ids(tmp_path):
