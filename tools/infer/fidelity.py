@@ -31,6 +31,8 @@ def sampling_floor(n: int, m: int) -> float:
 
 @dataclass
 class FidelityRow:
+    """One comparison of the fidelity table: ``value`` passes when it is at most ``threshold``."""
+
     table: str
     column: str
     metric: str
@@ -40,6 +42,7 @@ class FidelityRow:
 
     @property
     def ok(self) -> bool:
+        """Whether the regenerated data is within the threshold."""
         return self.value <= self.threshold + 1e-12
 
 

@@ -40,6 +40,8 @@ _UNITS = [(re.compile(r"_ms$", re.I), "ms"), (re.compile(r"(pct|percent|utili[sz
 
 @dataclass
 class MeasurementFit:
+    """A fitted measurement, its hidden per-entity offset attribute (if any) and a provenance note."""
+
     measurement: Measurement
     offset: Attribute | None
     note: str

@@ -54,9 +54,11 @@ class Profile:
 
     @property
     def name(self) -> str:
+        """The table name."""
         return self.table.name
 
     def by_role(self, role: str) -> list[str]:
+        """Names of the columns with this role."""
         return [c.name for c in self.columns.values() if c.role == role]
 
     @cached_property

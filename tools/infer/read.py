@@ -39,6 +39,7 @@ class Table:
 
     @property
     def rows(self) -> int:
+        """Number of rows (after dropping rows without a time)."""
         return len(self.frame)
 
     def line(self, index: int) -> str:
