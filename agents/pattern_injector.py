@@ -41,9 +41,13 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
 
     ctx = runtime.context
     spec_yaml = state["spec_yaml"]
+    pre = []
+    if ctx.model is not None and state.get("draft") and not state.get("inferred_yaml"):
+        spec_yaml, entry = _llm_plan(ctx.model, state, spec_yaml)
+        pre.append(entry)
     spec = parse_spec_text(spec_yaml, "spec.yaml")
     names = ", ".join(f"{i.kind} '{i.id}'" for i in spec.incidents) or "none"
-    log = [decision("pattern_injector", "pattern_injector", f"incidents: {names}", "from the spec")]
+    log = pre + [decision("pattern_injector", "pattern_injector", f"incidents: {names}", "from the spec")]
     horizon_days = max(1, int(spec.horizon_seconds // 86400))
     failed: list[dict] = []
     for attempt in range(ctx.max_injection_retries + 1):
@@ -60,3 +64,36 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     return {"spec_yaml": spec_yaml, "bundle_ready": True, "checks_failed": [f"{f['name']}:{f['incident']}"
                                                                            for f in failed],
             "stale": stale, "questions": 0, "decisions": log}
+
+
+def _llm_plan(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
+    """Incidents chosen by the LLM for the domain (validated; the rules' incidents stay otherwise)."""
+    from agents.models import structured_call
+    from agents.spec_writer import _spec_problems
+    from prompts.spec_writer import PATTERN_INJECTOR, DomainInput, IncidentPlan
+    from tools.describe.advice import apply_incident_plan
+    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+    from tools.spec.model import Spec
+
+    parsed = parse_spec_text(spec_yaml, "spec.yaml")
+    spec = spec_to_dict(parsed)
+    days = max(1, int(parsed.horizon_seconds // 86400))
+    e = spec["entities"][0]
+    inp = DomainInput(description=state.get("request", ""), entity=e["name"],
+                      measurements=[m["name"] for m in e.get("measurements", [])])
+    notes: list[str] = []
+
+    def check(plan: IncidentPlan) -> list[str]:
+        new = apply_incident_plan(spec, [i.model_dump() for i in plan.incidents], days)
+        return (["none of the incidents names a listed measurement or a known kind"] if not new["incidents"]
+                else _spec_problems(new))
+
+    plan = structured_call(model, PATTERN_INJECTOR.render(inp), IncidentPlan, purpose="pattern_injector",
+                           notes=notes, check=check)
+    if plan is None:
+        return spec_yaml, decision("pattern_injector", "pattern_injector", "incidents from the rules",
+                                   "LLM plan unusable: " + ("; ".join(notes) or "no answer"))
+    new = Spec.model_validate(apply_incident_plan(spec, [i.model_dump() for i in plan.incidents], days))
+    return dump_spec(new), decision("pattern_injector", "pattern_injector",
+                                    "incident plan from the LLM: " + ", ".join(i.kind for i in new.incidents),
+                                    "validated; checked after generation like any incident")

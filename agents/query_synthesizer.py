@@ -13,6 +13,8 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
     """Synthesize questions; answers come from the pandas and SQL executors, which must agree."""
     ctx = runtime.context
     prefer = failing_templates(ctx.memory)
+    if ctx.model is not None:
+        prefer = prefer + [t for t in _llm_focus(ctx.model, state, prefer) if t not in prefer]
     res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer})
     fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
     why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
@@ -40,3 +42,21 @@ def failing_templates(memory) -> list[str]:
             if name in note.text:
                 counts[name] = counts.get(name, 0) + note.count
     return sorted(counts, key=lambda n: (-counts[n], n))
+
+
+def _llm_focus(model, state: BuildState, noted: list[str]) -> list[str]:
+    """Templates the LLM says this domain's users ask most (names checked against the catalog)."""
+    from agents.models import structured_call
+    from prompts.spec_writer import QUERY_FOCUS, FocusInput, QueryFocus
+    from tools.queries.registry import load_templates
+
+    names = sorted(load_templates())
+
+    def check(f: QueryFocus) -> list[str]:
+        bad = [t for t in f.prefer if t not in names]
+        return [f"unknown template(s) {', '.join(bad)}; choose from the list"] if bad else []
+
+    focus = structured_call(model, QUERY_FOCUS.render(FocusInput(description=state.get("request", ""), templates=names,
+                                                                 notes=noted)),
+                            QueryFocus, purpose="query_synthesizer", check=check)
+    return list(focus.prefer) if focus is not None else []

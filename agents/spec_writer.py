@@ -33,6 +33,9 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         spec_yaml = res["spec_yaml"]
         log += [decision("spec_writer", "spec_writer", d, "default where the description is silent")
                 for d in res["decisions"]]
+        if ctx.model is not None:
+            spec_yaml, entry = _llm_advice(ctx.model, state, spec_yaml)
+            log.append(entry)
     check = validate_spec.invoke({"spec_yaml": spec_yaml})
     if not check["ok"]:
         return {"error": f"the spec could not be made valid: {check['errors']}",
@@ -41,3 +44,45 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     return {"spec_yaml": spec_yaml, "review": None if not ctx.auto_approve else "approved",
             "bundle_ready": False, "questions": 0, "paraphrased": False, "stale": STALE_AFTER_SPEC,
             "decisions": log}
+
+
+def _spec_problems(spec: dict) -> list[str]:
+    """Validation errors of a spec dict, as sentences (empty when valid)."""
+    from pydantic import ValidationError
+
+    from tools.spec.model import Spec
+
+    try:
+        Spec.model_validate(spec)
+    except ValidationError as exc:
+        return [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:8]]
+    return []
+
+
+def _llm_advice(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
+    """Measurement levels, units and bounds from the LLM, validated (errors go back to the model);
+    the composed spec is kept when the advice cannot be made valid."""
+    from agents.models import structured_call
+    from prompts.spec_writer import SPEC_WRITER, DomainInput, SpecAdvice
+    from tools.describe.advice import apply_measurement_advice
+    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+    from tools.spec.model import Spec
+
+    spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
+    e = spec["entities"][0]
+    inp = DomainInput(description=state.get("request", ""), entity=e["name"],
+                      measurements=[m["name"] for m in e.get("measurements", [])],
+                      states=list(e.get("states", {}).get("states", {})))
+    notes: list[str] = []
+
+    def check(advice: SpecAdvice) -> list[str]:
+        return _spec_problems(apply_measurement_advice(spec, [a.model_dump() for a in advice.measurements]))
+
+    advice = structured_call(model, SPEC_WRITER.render(inp), SpecAdvice, purpose="spec_writer", notes=notes, check=check)
+    if advice is None:
+        return spec_yaml, decision("spec_writer", "spec_writer", "measurement models from the rules",
+                                   "LLM advice unusable: " + ("; ".join(notes) or "no answer"))
+    new = Spec.model_validate(apply_measurement_advice(spec, [a.model_dump() for a in advice.measurements]))
+    said = ", ".join(f"{a.name} ~{a.typical:g} {a.unit or ''}".strip() for a in advice.measurements)
+    return dump_spec(new), decision("spec_writer", "spec_writer", f"measurement levels from the LLM: {said}",
+                                    "validated against the spec model")

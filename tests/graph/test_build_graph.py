@@ -56,35 +56,63 @@ def _draft_reply() -> dict:
             "horizon": "2d", "evidence": {"count": "12 turbines"}}
 
 
-class RoutingFake(FakeChatModel):
-    """Scripted replies for the supervisor and schema inference; the paraphraser (whose calls
-    depend on the suite) gets a reply that fails its judge, so the deterministic path fills in."""
+class AgentFake(FakeChatModel):
+    """Routes come from ``replies`` in order; each agent's structured answer is chosen by its prompt:
+    the schema draft, measurement advice (first invalid, then fixed), an incident plan, a template
+    focus; paraphrases fail the judge so the deterministic paraphraser fills in."""
+
+    answers: dict = {}
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        if "rewrite a question" in str(messages[0].content):
-            self.replies.insert(0, {"variants": ["something else entirely"]})
+        system = str(messages[0].content)
+        for marker, reply in self.answers.items():
+            if marker in system:
+                self.replies.insert(0, reply.pop(0) if isinstance(reply, list) else reply)
+                break
         return super()._generate(messages, stop, run_manager, **kwargs)
 
 
-def test_llm_path_drives_supervisor_and_schema_inference_with_a_guard(tmp_path):
-    model = RoutingFake(replies=[
+def test_llm_path_drives_the_supervisor_and_every_agent(tmp_path):
+    bad = {"measurements": [{"name": "power_output", "unit": "kW", "typical": 2000, "low": 3000, "high": 100}]}
+    good = {"measurements": [{"name": "power_output", "unit": "kW", "typical": 2000, "low": 0, "high": 3500}]}
+    model = AgentFake(replies=[
         {"next": "query_synthesizer", "reason": "jump ahead"},   # guard: no data yet → planner decides
-        _draft_reply(),                                          # schema_inference's structured draft
         {"next": "spec_writer", "reason": "draft exists"},
         {"next": "pattern_injector", "reason": "approved"},
         {"next": "query_synthesizer", "reason": "data ready"},
         {"next": "finish", "reason": "all done"},                # guard: paraphrases missing → planner
         {"next": "finish", "reason": "all done"},
-    ], calls=[])
+    ], calls=[], answers={
+        "draft the data it": _draft_reply(),
+        "simulate realistic telemetry": [bad, good],
+        "Choose 2 to 4 realistic incidents": {"incidents": [
+            {"kind": "flatline", "key": "power_output", "entities": 2, "day": 2, "start_hour": 6, "hours": 6},
+            {"kind": "data_outage", "entities": 3, "day": 1, "start_hour": 15, "hours": 2}]},
+        "Pick up to 6 question templates": {"prefer": ["state_duration"], "reason": "operators ask for downtime"},
+        "rewrite a question": {"variants": ["something else entirely"]},
+    })
     state = _run(WIND, tmp_path / "llm", model=model, n_questions=12)
     assert _routes(state) == ["schema_inference", "spec_writer", "pattern_injector", "query_synthesizer",
                               "paraphraser", "finish"]
+    said = [d["decision"] for d in state["decisions"]]
     reasons = [d["reason"] for d in state["decisions"] if d["agent"] == "supervisor"]
     assert "lacks its prerequisites" in reasons[0] and reasons[1] == "LLM: draft exists"
-    assert any(d["decision"] == "draft from the LLM" for d in state["decisions"])
+    assert "draft from the LLM" in said
+    assert "measurement levels from the LLM: power_output ~2000 kW" in said
+    retried = [c for c in model.calls if "simulate realistic telemetry" in str(c[0].content)]
+    assert len(retried) == 2 and "bounds" in str(retried[1][-1].content)  # the validation error went back
+    assert "incident plan from the LLM: flatline, data_outage" in said
+    assert "templates favoured: state_duration" in said
+    from tools.spec.io import load_spec
+
+    spec = load_spec(tmp_path / "llm" / "spec.yaml")
+    m = spec.entities[0].measurements[0]
+    assert (m.name, m.base, m.unit, m.bounds) == ("power_output", 2000.0, "kW", (0.0, 3500.0))
+    incs = json.loads((tmp_path / "llm" / "incidents.json").read_text())["incidents"]
+    assert sorted(i["kind"] for i in incs) == ["data_outage", "flatline"]
     con = duckdb.connect(str(tmp_path / "llm" / "data.duckdb"), read_only=True)
     assert con.execute("SELECT count(DISTINCT turbine_id) FROM turbine_metrics").fetchone()[0] == 12
-    assert model.replies == []  # every scripted reply was used: each step really asked the model
+    assert model.replies == []  # every scripted route was used: each step really asked the model
 
 
 @pytest.mark.slow
