@@ -101,7 +101,8 @@ def search(
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many results.")] = 5,
     kind: Annotated[list[str] | None, typer.Option("--kind", help="Only this kind (repeatable): "
                                                    + ", ".join(DOC_KINDS + NOTE_KINDS))] = None,
-    domain: Annotated[str | None, typer.Option("--domain", help="Only documents of this domain (pack).")] = None,
+    domain: Annotated[str | None, typer.Option("--domain", help="Only documents of this domain (pack), and "
+                                               "general ones (templates, any-domain personas and notes).")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Only documents with this tag (repeatable).")] = None,
     dir: DirOpt = None,
     embeddings: EmbOpt = None,

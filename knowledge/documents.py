@@ -88,17 +88,19 @@ class Hit(BaseModel):
 
 def matches(doc: Doc, filters: dict | None) -> bool:
     """Whether a document passes ``filters``: keys ``kind`` (a doc kind or a note kind), ``domain``,
-    ``tag``/``tags``, ``source``, ``id_prefix``; each value a string or a list meaning any-of."""
+    ``tag``/``tags``, ``source``, ``id_prefix``; each value a string or a list meaning any-of.
+    A ``domain`` filter also passes general documents (no domain: templates, personas for any
+    domain, notes without a domain) unless ``general`` is False."""
     if not filters:
         return True
     for key, want in filters.items():
-        if want is None:
+        if want is None or key == "general":
             continue
         wants = {want} if isinstance(want, str) else set(want)
         if key == "kind":
             ok = doc.kind in wants or (doc.note_kind is not None and doc.note_kind in wants)
         elif key == "domain":
-            ok = bool(wants & set(doc.domains))
+            ok = bool(wants & set(doc.domains)) or (not doc.domains and filters.get("general", True))
         elif key in ("tag", "tags"):
             ok = bool(wants & set(doc.tags))
         elif key == "source":
@@ -106,7 +108,7 @@ def matches(doc: Doc, filters: dict | None) -> bool:
         elif key == "id_prefix":
             ok = any(doc.id.startswith(w) for w in wants)
         else:
-            raise ValueError(f"unknown filter {key!r}; use kind, domain, tag, source or id_prefix")
+            raise ValueError(f"unknown filter {key!r}; use kind, domain, general, tag, source or id_prefix")
         if not ok:
             return False
     return True

@@ -229,7 +229,8 @@ class Memory:
 
     def _subset(self, filters: dict) -> np.ndarray:
         """Positions of the documents passing ``filters`` (cached until the next add)."""
-        key = repr(sorted((k, v if isinstance(v, str) else sorted(v)) for k, v in filters.items() if v is not None))
+        key = repr(sorted((k, v if isinstance(v, str | bool) else sorted(v)) for k, v in filters.items()
+                          if v is not None))
         if key not in self._subsets:
             self._subsets[key] = np.array([i for i, d in enumerate(self._docs) if matches(d, filters)],
                                           dtype=np.int64)

@@ -59,7 +59,7 @@ def test_search_shows_score_kind_and_source(hash_env):
             "--json")
     kinds = {json.loads(x)["kind"] for x in r.output.splitlines()}
     assert kinds == {"pattern"}
-    r = run("memory", "search", "cadence", "--domain", "nowhere", "--dir", d)
+    r = run("memory", "search", "cadence", "--domain", "nowhere", "--kind", "pack", "--dir", d)
     assert r.exit_code == 0 and "no documents match" in r.output
 
 

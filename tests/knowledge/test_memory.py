@@ -115,17 +115,23 @@ def test_filters_by_domain_kind_tag_and_note_kind(tmp_path):
                                 domain="ecommerce", tags=["conversion_rate", "run-42"]))
     mem.remember(ExperienceNote(kind="user_preference", text="user prefers a 5-minute cadence", domain="telecom"))
     q = "outage of a cell"
-    assert {d for h in mem.search(q, k=50, filters={"domain": "telecom"}) for d in h.doc.domains} >= {"telecom"}
-    assert all("telecom" in h.doc.domains for h in mem.search(q, k=50, filters={"domain": "telecom"}))
+    mem.remember(ExperienceNote(kind="generation_lesson", text="outage windows need whole hours"))  # no domain
+    telecom = mem.search(q, k=200, filters={"domain": "telecom"})
+    assert all(h.doc.domains in ([], ["telecom"]) or "telecom" in h.doc.domains for h in telecom)
+    assert {h.doc.kind for h in telecom if not h.doc.domains} >= {"template", "note"}  # general documents
+    strict = mem.search(q, k=200, filters={"domain": "telecom", "general": False})
+    assert strict and all("telecom" in h.doc.domains for h in strict)
+    assert {h.doc.id for h in strict} == {h.doc.id for h in telecom if h.doc.domains}
     assert {h.doc.kind for h in mem.search(q, k=50, filters={"kind": "pattern"})} == {"pattern"}
     assert {h.doc.kind for h in mem.search(q, k=50, filters={"kind": ["pattern", "template"]})} == \
         {"pattern", "template"}
     notes = mem.search(q, k=5, filters={"kind": "agent_failure"})
     assert [h.doc.note_kind for h in notes] == ["agent_failure"]
-    assert [h.doc.domains for h in mem.search(q, k=5, filters={"kind": "note", "domain": "telecom"})] == \
-        [["telecom"]]
+    assert sorted(h.doc.domains for h in mem.search(q, k=5, filters={"kind": "note", "domain": "telecom"})) == \
+        [[], ["telecom"]]
     assert [h.doc.id for h in mem.search(q, k=5, filters={"tag": "run-42"})] == [notes[0].doc.id]
-    assert mem.search(q, k=5, filters={"domain": "no-such-domain"}) == []
+    assert mem.search(q, k=5, filters={"domain": "no-such-domain", "general": False}) == []
+    assert all(not h.doc.domains for h in mem.search(q, k=5, filters={"domain": "no-such-domain"}))
     with pytest.raises(ValueError, match="unknown filter"):
         mem.search(q, filters={"colour": "red"})
 
