@@ -253,6 +253,8 @@ class Memory:
         Without filters, at most ``per_pack`` chunks of one domain pack are returned (None: no
         cap), so a domain's many chunks do not crowd out the patterns and templates it needs;
         with filters the caller has chosen what to see and there is no cap."""
+        if k <= 0:
+            return []
         self._open()
         q = self._query_vector(query)
         subset = None

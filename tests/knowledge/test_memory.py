@@ -143,6 +143,8 @@ def test_unfiltered_search_caps_chunks_per_pack(tmp_path):
     assert len(capped) == 8 and max(per_pack.count(p) for p in set(per_pack)) <= 2
     uncapped = mem.search("telecom pack cell_site transport_link core_node", k=8, per_pack=None)
     assert sum(h.doc.id.startswith("pack:telecom") for h in uncapped) > 2
+    assert mem.search("telecom", k=0) == []
+    assert len(Memory(tmp_path / "empty", CountingEmbedder(), include_builtin=False).search("x", k=3)) == 0
     scores = [h.score for h in capped]
     assert scores == sorted(scores, reverse=True)
 
