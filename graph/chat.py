@@ -70,7 +70,19 @@ def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
     bundle = Path(state["bundle"])
     if not text:
         return Command(goto="listen")
-    r = _parse(text, bundle, runtime.context.model)
+    model = runtime.context.model
+    if model is not None and text.lower() not in ("quit", "exit", "bye", "q", "help"):
+        from agents.chat_agent import tool_calling_turn
+
+        turn = tool_calling_turn(model, bundle, text)
+        if turn is not None:
+            changes, reply = turn
+            lines = [x for c in changes for x in c.lines()] + ([reply] if reply else [])
+            if runtime.context.on_reply is not None:
+                runtime.context.on_reply(lines)
+            return Command(goto="listen", update={"turns": [{"request": text, "op": "tools", "lines": lines}],
+                                                  "message": None})
+    r = _parse(text, bundle, model)
     if r.op == "quit":
         change = Change("bye: the session is saved")
     else:

@@ -163,3 +163,31 @@ def test_interactive_session_in_a_pseudo_terminal(pack_suites, tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_with_an_llm_the_chat_calls_the_same_refinement_tools(pack_suites, tmp_path):
+    from langchain_core.messages import AIMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from tests.agents.fake_chat import FakeChatModel
+
+    b = _copy(pack_suites, "iot", tmp_path)
+    model = FakeChatModel(replies=[
+        AIMessage(content="", tool_calls=[{"name": "drop_questions", "args": {"topic": "incident"}, "id": "c1",
+                                           "type": "tool_call"}]),
+        AIMessage(content="Dropped the incident questions."),
+        AIMessage(content="I am not sure what you mean."),   # no tool call → structured parse ...
+        '{"op": "unknown", "text": "?"}',                     # ... says unknown → the grammar answers
+    ], calls=[])
+    g = build_chat_graph(checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "llm"}, "recursion_limit": 100}
+    g.invoke({"bundle": str(b), "turns": []}, cfg, context=ChatContext(model=model))
+    g.invoke(Command(resume="please get rid of the incident questions"), cfg, context=ChatContext(model=model))
+    g.invoke(Command(resume="show me the incidents"), cfg, context=ChatContext(model=model))
+    turns = g.get_state(cfg).values["turns"]
+    assert turns[0]["op"] == "tools" and turns[0]["lines"][0] == "dropped 18 question(s) about 'incident'"
+    assert turns[0]["lines"][-1] == "Dropped the incident questions."
+    assert not any(r["family"] == "incident" for r in read_qa(b))
+    assert turns[1]["op"] == "show_incidents" and turns[1]["lines"][0] == "3 incident(s)"
+    assert [t.name for t in model.tools][:3] == ["show_incidents", "show_questions", "add_persona"]
