@@ -167,3 +167,20 @@ def test_memory_retrieval_notes_and_failure_bias(tmp_path):
     assert n_state_duration(tmp_path / "mem-build") >= 2 > n_state_duration(tmp_path / "plain-build")
     lessons = [n for n in mem.notes(kind="generation_lesson")] + [n for n in mem.notes(kind="user_preference")]
     assert all(str(tmp_path / "mem-build") == n.source for n in lessons)
+
+
+def test_build_from_ddl_uses_the_fitted_spec(tmp_path):
+    ddl = tmp_path / "schema.sql"
+    ddl.write_text("CREATE TABLE links (device_id VARCHAR PRIMARY KEY, vendor TEXT);\n"
+                   "CREATE TABLE link_metrics (device_id VARCHAR REFERENCES links(device_id), ts TIMESTAMP NOT NULL, "
+                   "latency_ms DOUBLE, loss_pct DOUBLE, PRIMARY KEY (device_id, ts));\n")
+    g = build_graph()
+    state = g.invoke({"request": "router links", "ddl": str(ddl), "samples": [], "out": str(tmp_path / "ddl"),
+                      "stale": []}, {"recursion_limit": RECURSION_LIMIT},
+                     context=BuildContext(auto_approve=True, n_questions=12))
+    assert state["finished"] and not state.get("error")
+    said = [d["decision"] for d in state["decisions"]]
+    assert "spec fitted from schema.sql" in said and "spec = the one fitted from the sample files / DDL" in said
+    con = duckdb.connect(str(tmp_path / "ddl" / "data.duckdb"), read_only=True)
+    cols = {r[0] for r in con.execute("DESCRIBE link_metrics").fetchall()}
+    assert {"device_id", "ts", "latency_ms", "loss_pct"} <= cols
