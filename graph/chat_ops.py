@@ -28,7 +28,7 @@ from tools.describe.apply import (
     resize,
 )
 from tools.describe.refine import HELP, Refinement
-from tools.queries.refresh import about_topic, add_questions, read_qa, still_true, write_qa
+from tools.queries.refresh import about_topic, add_questions, read_qa, refresh_answers, write_qa
 
 
 @dataclass
@@ -124,20 +124,27 @@ def change_incidents(bundle: Path, r: Refinement) -> Change:
     before = read_qa(bundle)
     old_hashes = data_hashes(bundle)
     _regenerate(bundle, spec)  # raises RefineError (bundle untouched) when the incident is not in the data
-    kept, dropped = still_true(bundle, [x for x in before if x["family"] != "incident"])
+    kept, updated, lost = refresh_answers(bundle, [x for x in before if x["family"] != "incident"])
     incident_old = [x for x in before if x["family"] == "incident" and not x.get("variant_of")]
     redo = {"incident": max(len(incident_old), 6) if spec.get("incidents") else 0}
-    for x in dropped:  # questions the new data made false are replaced by new ones of their family
+    for x in lost:  # questions that cannot be asked of the new data are replaced by ones of their family
         redo[x["family"]] = redo.get(x["family"], 0) + 1
     redo = {f: k for f, k in redo.items() if k}
-    new = add_questions(bundle, kept, redo)[0] if redo else []
-    records = kept + new
+    current = kept + updated
+    new = add_questions(bundle, current, redo, retired=before)[0] if redo else []
+    records = sorted(current, key=_order) + new
     write_qa(bundle, records)
     _write_report(bundle, records)
-    gone = [x["id"] for x in before if x not in kept and not x.get("variant_of")]
+    gone = [x["id"] for x in incident_old + lost]
     return Change(what, data_changed=data_hashes(bundle) != old_hashes, added=[x["id"] for x in new], removed=gone,
-                  details=[f"kept {len(kept)} question record(s) whose answers both executors confirm on the new "
-                           f"data; replaced {len(dropped)} that the change made false, and the incident questions"])
+                  details=[f"non-incident questions: {len([x for x in kept if not x.get('variant_of')])} unchanged, "
+                           f"{len(updated)} re-answered on the new data (both executors, every filter), "
+                           f"{len(lost)} replaced; incident questions synthesized again"])
+
+
+def _order(record: dict) -> tuple:
+    """Canonical questions in id order, each followed by its paraphrases."""
+    return (record.get("variant_of") or record["id"], record["id"])
 
 
 def resize_world(bundle: Path, r: Refinement) -> Change:

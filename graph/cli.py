@@ -205,14 +205,7 @@ def queries(
         from tools.queries.suite import build_suite
 
         with RichProgress() as progress:
-            task = None
-
-            def tick(done: int, total: int) -> None:
-                nonlocal task
-                if task is None:
-                    task = progress.start("synthesizing questions", total)
-                progress.advance(task, 1)
-
+            tick = progress.counter("synthesizing questions")
             suite = build_suite(bundle, n=n, seed=seed, progress=tick)
         print_suite_summary(suite, bundle)
         if suite.disagreements:

@@ -123,15 +123,7 @@ def eval_(
         meta = {"agent": agent, "bundle": str(Path(bundle).resolve()), "backend": backend}
         try:
             with RichProgress() as progress:
-                task = None
-
-                def tick(done: int, total: int) -> None:
-                    nonlocal task
-                    if task is None:
-                        task = progress.start(f"asking {agent}", total)
-                        progress.advance(task, done)
-                    else:
-                        progress.advance(task, 1)
+                tick = progress.counter(f"asking {agent}")
 
                 res = run_suite(records, fn, context, output, trials=trials, concurrency=concurrency,
                                 timeout=timeout, self_timed=self_timed, judge=judge, meta=meta, force=force,

@@ -73,14 +73,7 @@ def paraphrase(
         reset_usage()
         model = get_chat_model()
         with RichProgress() as progress:
-            task = None
-
-            def tick(done: int, total: int) -> None:
-                nonlocal task
-                if task is None:
-                    task = progress.start("paraphrasing questions", total)
-                progress.advance(task, 1)
-
+            tick = progress.counter("paraphrasing questions")
             rep = paraphrase_bundle(bundle, chosen, per_question, seed=seed, model=model, progress=tick)
         for note in rep.notes:
             if "cannot reach the LLM" in note:

@@ -77,6 +77,19 @@ class RichProgress:
     def advance(self, task: object, n: int) -> None:
         self.progress.advance(task, n)  # type: ignore[arg-type]
 
+    def counter(self, description: str):
+        """A ``(done, total)`` callback for work that reports cumulative counts: the bar starts at the
+        first call (so nothing is drawn before there is work) and shows ``done`` of ``total``."""
+        task = None
+
+        def tick(done: int, total: int) -> None:
+            nonlocal task
+            if task is None:
+                task = self.start(description, total)
+            self.progress.update(task, completed=done)  # type: ignore[arg-type]
+
+        return tick
+
 
 def time_range(lo: str | None, hi: str | None) -> str:
     """``2026-01-01 00:00 → 01-07 23:45`` (the year is repeated only when it changes)."""

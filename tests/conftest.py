@@ -61,3 +61,25 @@ def pack_suites(tmp_path_factory):
         build_suite(d)
         out[pack] = d
     return out
+
+
+@pytest.fixture(scope="session")
+def small_bundle(tmp_path_factory):
+    """``small_bundle(pack, n, seed)``: the pack at scale 0.3 with an ``n``-question suite, built once
+    per (pack, n, seed) for the whole session. Copy it before changing it."""
+    from tools.generate import generate_bundle
+    from tools.queries.suite import build_suite
+    from tools.spec import load_pack
+
+    built: dict = {}
+
+    def make(pack: str, n: int, seed: int):
+        key = (pack, n, seed)
+        if key not in built:
+            d = tmp_path_factory.mktemp(f"{pack}-{n}-{seed}") / pack
+            generate_bundle(load_pack(pack), d, scale=0.3, force=True)
+            build_suite(d, n=n, seed=seed)
+            built[key] = d
+        return built[key]
+
+    return make

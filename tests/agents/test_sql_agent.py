@@ -10,10 +10,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agents.sql_agent import build_sql_agent
-from tools.generate import generate_bundle
 from tools.harness import build_context, load_responses, run_suite, summarize
-from tools.queries.suite import build_suite
-from tools.spec import load_pack
 
 
 class ScriptedSQLModel(BaseChatModel):
@@ -49,11 +46,8 @@ class ScriptedSQLModel(BaseChatModel):
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    d = tmp_path_factory.mktemp("sql_agent") / "telecom"
-    generate_bundle(load_pack("telecom"), d, scale=0.3, force=True)
-    build_suite(d, n=12, seed=5)
-    return d
+def bundle(small_bundle):
+    return small_bundle("telecom", 12, 5)
 
 
 def scalar_records(bundle):

@@ -74,10 +74,15 @@ def test_incident_change_regenerates_data_checks_and_keeps_confirmed_questions(p
     checks = [c for c in json.loads((b / "checks.json").read_text()) if c.get("incident") == "chat_data_outage_1"]
     assert checks and all(c["passed"] for c in checks)
     after = read_qa(b)
-    kept = [r for r in after if r["id"] in before and r == before[r["id"]]]
-    assert kept, "questions the change did not touch are kept as they were"
-    assert len([r for r in after if not r.get("variant_of")]) >= len([r for r in before.values()
-                                                                       if not r.get("variant_of")]) - 2
+    old_canon = {i: r for i, r in before.items() if not r["variant_of"] and r["family"] != "incident"}
+    new_canon = {r["id"]: r for r in after if not r["variant_of"]}
+    same = [i for i, r in old_canon.items() if new_canon.get(i) == r]
+    reworded = [i for i in old_canon if i in new_canon and new_canon[i]["question"] != old_canon[i]["question"]]
+    assert same and not reworded  # untouched questions stay; kept ones keep their wording
+    # kept: unchanged ones and ones re-answered; replaced: those whose data-derived thresholds moved
+    assert len(set(old_canon) & set(new_canon)) >= 0.4 * len(old_canon)
+    assert len(new_canon) >= len([r for r in before.values() if not r["variant_of"]])
+    assert "unchanged" in turns[0]["lines"][2] and "re-answered" in turns[0]["lines"][2]
     con = duckdb.connect(str(b / "data.duckdb"), read_only=True)
     con.execute("SET TimeZone = 'UTC'")
     from tools.queries.answers import agree, canonical

@@ -9,9 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.cli import app
-from tools.generate import generate_bundle
-from tools.queries.suite import build_suite
-from tools.spec import load_pack
 
 
 def run(*args):
@@ -19,11 +16,8 @@ def run(*args):
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    d = tmp_path_factory.mktemp("cli_eval") / "iot"
-    generate_bundle(load_pack("iot"), d, scale=0.3, force=True)
-    build_suite(d, n=12, seed=4)
-    return d
+def bundle(small_bundle):
+    return small_bundle("iot", 12, 4)
 
 
 def test_eval_oracle_and_naive_then_report_and_compare(bundle, tmp_path):

@@ -1,8 +1,8 @@
-"""Change an existing suite without rebuilding it: re-check kept questions on regenerated data,
+"""Change an existing suite without rebuilding it: re-answer its questions on regenerated data,
 add questions of some families (optionally about a topic), drop questions about a topic.
 
 Every answer still comes from both executors: a kept question is re-run by the pandas reference
-and its gold SQL, and stays only if both still give its recorded answer.
+and its gold SQL; one whose answer changed goes through every synthesis filter again.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from tools.queries.answers import agree, canonical
 from tools.queries.context import open_context
 from tools.queries.evaluate import run_reference, run_sql
-from tools.queries.registry import load_templates
+from tools.queries.registry import FAMILIES, load_templates
 from tools.queries.spec import QuerySpec
 from tools.queries.suite import Suite, candidate_key, synthesize
 
@@ -33,30 +33,53 @@ def write_qa(bundle: Path | str, records: list[dict[str, Any]]) -> None:
     atomic_write_text(Path(bundle) / "qa.jsonl", "".join(json.dumps(r) + "\n" for r in records))
 
 
-def still_true(bundle: Path | str, records: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
-    """(kept, dropped) canonical records: kept when both executors still give the recorded answer on
-    the bundle's (regenerated) data. Paraphrases follow their canonical question."""
+def refresh_answers(bundle: Path | str, records: list[dict[str, Any]], seed: int = 0
+                    ) -> tuple[list[dict], list[dict], list[dict]]:
+    """Re-answer canonical records on the bundle's (regenerated) data: (unchanged, updated, lost).
+
+    Unchanged: both executors still give the recorded answer. Updated: the same question (found
+    again among its template's candidates) passes every filter with a new answer from both
+    executors; its paraphrases get the new answer too. Lost: neither (the caller replaces them)."""
+    from tools.queries.evaluate import evaluate
+    from tools.queries.suite import family_pools, outcome_record
+
     templates = load_templates()
-    ctx = open_context(bundle)
-    kept_ids, kept, dropped = set(), [], []
+    ctx = open_context(bundle, seed)
+    same_ids, unchanged, updated, lost, pending = set(), [], {}, [], []
     try:
         for r in records:
             if r.get("variant_of"):
                 continue
             t = templates[r["template"]]
             q = QuerySpec.model_validate(r["params"])
-            atype = r["answer_type"]
-            ref = canonical(run_reference(ctx, t, q), atype)
-            sql = run_sql(ctx, r["gold_sql"], atype)
+            ref = canonical(run_reference(ctx, t, q), r["answer_type"])
+            sql = run_sql(ctx, r["gold_sql"], r["answer_type"])
             if agree(ref, r["answer"]) and agree(sql, r["answer"]):
-                kept.append(r)
-                kept_ids.add(r["id"])
+                unchanged.append(r)
+                same_ids.add(r["id"])
             else:
-                dropped.append(r)
+                pending.append(r)
+        # the candidates are enumerated as synthesis did (same seed, family order), so the random
+        # choices (windows, filters, thresholds) fall the same way and the questions are found again
+        found: dict[str, tuple] = {}
+        wanted = {r["family"] for r in pending}
+        for fam in FAMILIES[:max((FAMILIES.index(f) + 1 for f in wanted), default=0)]:
+            for name, cands in family_pools(ctx, templates, fam, 1).items():
+                for c in cands:
+                    found.setdefault(candidate_key(c.spec.to_json(), c.contrast), (templates[name], c))
+        for r in pending:
+            hit = found.get(candidate_key(r["params"], bool(r.get("contrast"))))
+            o = evaluate(hit[0], hit[1], ctx) if hit else None
+            if o is not None and o.kept:
+                updated[r["id"]] = outcome_record(o, r["id"], ctx)
+            else:
+                lost.append(r)
     finally:
         ctx.close()
-    variants = [r for r in records if r.get("variant_of") in kept_ids]
-    return kept + variants, dropped
+    fresh = {"answer", "answer_text", "tolerance", "naive_answer", "gold_sql"}
+    variants = [r for r in records if r.get("variant_of") in same_ids] + [
+        {**r, **{k: updated[r["variant_of"]][k] for k in fresh}} for r in records if r.get("variant_of") in updated]
+    return unchanged + variants, list(updated.values()), lost
 
 
 def next_ids(records: list[dict[str, Any]], n: int) -> list[str]:
@@ -67,9 +90,10 @@ def next_ids(records: list[dict[str, Any]], n: int) -> list[str]:
 
 
 def add_questions(bundle: Path | str, records: list[dict[str, Any]], only: dict[str, int], topic: str | None = None,
-                  seed: int = 0) -> tuple[list[dict[str, Any]], Suite]:
-    """New canonical records (fresh ids) for the families in ``only``, about ``topic`` when given
-    (a word of the query: a state, key, attribute value, table), never repeating a question."""
+                  seed: int = 0, retired: list[dict[str, Any]] = ()) -> tuple[list[dict[str, Any]], Suite]:
+    """New canonical records for the families in ``only``, about ``topic`` when given (a word of the
+    query: a state, key, attribute value, table), never repeating a question of ``records``; their
+    ids come after every id of ``records`` and ``retired`` (an id is never given to another question)."""
     word = topic.lower().strip() if topic else None
 
     def about(c) -> bool:
@@ -82,7 +106,7 @@ def add_questions(bundle: Path | str, records: list[dict[str, Any]], only: dict[
     finally:
         ctx.close()
     fresh = suite.records
-    ids = next_ids(records, len(fresh))
+    ids = next_ids([*records, *retired], len(fresh))
     renumbered = []
     for rec, qid in zip(fresh, ids, strict=True):
         renumbered.append({**rec, "id": qid})
@@ -110,4 +134,4 @@ def about_topic(record: dict[str, Any], topic: str) -> bool:
     return t in blob or t.rstrip("s") in blob or any(w in blob for w in words)
 
 
-__all__ = ["about_topic", "add_questions", "next_ids", "read_qa", "still_true", "write_qa"]
+__all__ = ["about_topic", "add_questions", "next_ids", "read_qa", "refresh_answers", "write_qa"]

@@ -52,7 +52,8 @@ def quotas(ctx: SynthContext, n: int | None) -> dict[str, int]:
     return out
 
 
-def _record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
+def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
+    """The qa.jsonl record of a kept outcome (DESIGN contract)."""
     t, c = o.template, o.candidate
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
                                      c.spec.entity_filter.table else [])})
@@ -90,7 +91,7 @@ def _turns(pools: dict[str, list], seen: set[str], accept: Callable[[Candidate],
                     yield name, c
 
 
-def _family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> dict[str, list[Candidate]]:
+def family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> dict[str, list[Candidate]]:
     """Every candidate of one family's templates, each template's list shuffled by seed."""
     pools: dict[str, list[Candidate]] = {}
     for name in sorted(templates):
@@ -122,7 +123,7 @@ def synthesize(ctx: SynthContext, n: int | None = None,
     seen = set(seen or ())
     with ThreadPoolExecutor(1, thread_name_prefix="chronoeval-enum") as ahead, \
             ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
-        enumerated = {fam: ahead.submit(_family_pools, ctx, templates, fam, suite.quotas.get(fam, 0))
+        enumerated = {fam: ahead.submit(family_pools, ctx, templates, fam, suite.quotas.get(fam, 0))
                       for fam in FAMILIES}
         for fam in FAMILIES:
             quota = suite.quotas.get(fam, 0)
@@ -150,7 +151,7 @@ def synthesize(ctx: SynthContext, n: int | None = None,
             wait(window)
             if got < quota:
                 suite.shortfall[fam] = quota - got
-    suite.records = [_record(o, f"q{i:04d}", ctx) for i, o in enumerate(kept, 1)]
+    suite.records = [outcome_record(o, f"q{i:04d}", ctx) for i, o in enumerate(kept, 1)]
     return suite
 
 

@@ -15,10 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from tools.generate import generate_bundle
-from tools.queries.suite import build_suite
-from tools.spec import load_pack
-
 
 def _pg_bin() -> Path:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -61,11 +57,8 @@ def postgres_dsn():
 
 
 @pytest.fixture(scope="session")
-def export_bundle_dir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("export") / "telecom"
-    generate_bundle(load_pack("telecom"), d, scale=0.3, force=True)
-    build_suite(d, n=15, seed=2)
-    return d
+def export_bundle_dir(small_bundle):
+    return small_bundle("telecom", 15, 2)
 
 
 @pytest.fixture(scope="session")

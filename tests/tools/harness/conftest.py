@@ -6,17 +6,10 @@ import json
 
 import pytest
 
-from tools.generate import generate_bundle
-from tools.queries.suite import build_suite
-from tools.spec import load_pack
-
 
 @pytest.fixture(scope="session")
-def iot_bundle(tmp_path_factory):
-    d = tmp_path_factory.mktemp("harness") / "iot"
-    generate_bundle(load_pack("iot"), d, scale=0.3, force=True)
-    build_suite(d, n=15, seed=1)
-    return d
+def iot_bundle(small_bundle):
+    return small_bundle("iot", 15, 1)
 
 
 @pytest.fixture(scope="session")
