@@ -105,4 +105,9 @@ QUERY_FOCUS = Prompt(
 notes say agents fail; names exactly as listed.""",
     input_model=FocusInput,
     output_model=QueryFocus,
+    examples=[(FocusInput(description="on-call SREs for a payments API", templates=["event_count", "state_duration",
+                                                                                 "incident_kpi", "sequence_match"],
+                          notes=["agent X failed 9/12 sequence_match questions"]),
+               QueryFocus(prefer=["sequence_match", "state_duration"],
+                          reason="agents fail sequence_match; SREs ask how long services stay degraded"))],
 )
