@@ -84,7 +84,8 @@ def errors() -> Iterator[None]:
     """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
     try:
         yield
-    except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort):
+    except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort,
+            typer.Abort, typer.TyperException):  # typer ships its own click: both families pass through
         raise
     except Exception as exc:
         _fail(exc, 2 if isinstance(exc, _user_error_types()) else 1)

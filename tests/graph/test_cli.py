@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import graph.cli as cli
@@ -239,3 +240,17 @@ def test_main_entry_point(monkeypatch, capsys):
     assert info.value.code == 0
     assert "ok: mini_iot" in capsys.readouterr().out
 
+
+
+def test_a_typer_bad_parameter_inside_errors_is_a_usage_error_not_an_internal_error():
+    from graph.cli_base import errors
+
+    demo = typer.Typer()
+
+    @demo.command()
+    def go(n: int = 1) -> None:
+        with errors():
+            raise typer.BadParameter("must be even", param_hint="--n")
+
+    r = CliRunner().invoke(demo, ["--n", "3"])
+    assert r.exit_code == 2 and "must be even" in r.output and "internal error" not in r.output
