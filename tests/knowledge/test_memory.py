@@ -237,11 +237,14 @@ def test_two_writers_on_one_directory_see_each_others_appends(tmp_path):
 
 
 def test_bulk_embedding_threads_leave_busy_cores_alone(monkeypatch):
+    import psutil
+
     from knowledge import embed
 
     monkeypatch.setattr(embed.os, "cpu_count", lambda: 2)
-    for load, want in ((0.1, 2), (1.2, 1), (4.5, 1)):
-        monkeypatch.setattr(embed.os, "getloadavg", lambda load=load: (load, load, load))
+    monkeypatch.setattr(psutil, "cpu_count", lambda: 2)
+    for percent, want in ((5.0, 2), (60.0, 1), (100.0, 1)):  # the busy share sampled now, not the load average
+        monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None, percent=percent: percent)
         assert embed.free_threads(2) == want
-    monkeypatch.setattr(embed.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None: 0.0)
     assert embed.free_threads(1) == 1
