@@ -34,6 +34,7 @@ class ChatContext:
 
     model: Any = None
     on_reply: Any = None  # called with the reply's lines
+    memory: Any = None  # a knowledge Memory: applied refinements become user-preference notes
 
 
 def listen(state: ChatState) -> dict:
@@ -92,10 +93,29 @@ def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
             change = Change(f"could not apply '{text}': {exc}")
     if runtime.context.on_reply is not None:
         runtime.context.on_reply(change.lines())
+    if runtime.context.memory is not None and r.op not in NOT_PREFERENCES and not change.summary.startswith(
+            ("could not", "I did not")):
+        _remember(runtime.context.memory, bundle, text)
     turn = {"request": text, "op": r.op, "lines": change.lines()}
     if r.op == "quit":
         return Command(goto=END, update={"turns": [turn], "done": True, "message": None})
     return Command(goto="listen", update={"turns": [turn], "message": None})
+
+
+NOT_PREFERENCES = {"help", "quit", "show_incidents", "show_questions", "unknown"}
+
+
+def _remember(memory: Any, bundle: Path, text: str) -> None:
+    """A user-preference note for an applied refinement (memory problems never stop the chat)."""
+    from knowledge.documents import ExperienceNote
+    from tools.spec.io import load_spec
+
+    try:
+        domain = load_spec(bundle / "spec.yaml").name
+        memory.remember(ExperienceNote(kind="user_preference", text=f"{domain}: {text}", source=str(bundle),
+                                       tags=["chat"]))
+    except Exception:  # an aid, not part of the change
+        return
 
 
 def build_chat_graph(*, checkpointer: Any = None):

@@ -140,10 +140,9 @@ def build(
             err.print(f"build session {tid} (resume with --thread {tid})")
         mem = None
         if memory:
-            from graph.cli_memory import default_memory_dir
-            from knowledge.memory import Memory
+            from graph.cli_memory import open_memory
 
-            mem = Memory(default_memory_dir())
+            mem = open_memory()
         ctx = BuildContext(model=get_chat_model(), auto_approve=yes, seed=seed, n_questions=n, memory=mem,
                            on_step=lambda d: err.print(f"  {d['decision']}  [dim]{d['reason']}[/]"))
         while True:

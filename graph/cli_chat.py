@@ -33,6 +33,8 @@ def chat(
     bundle: Annotated[Path | None, typer.Argument(metavar="OUT", help="The bundle to refine.")] = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Resume (or name) a chat session.")] = None,
     sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Record applied refinements as "
+                                         "user-preference notes in the RAG memory.")] = True,
 ) -> None:
     """Refine a bundle by chat: personas, incidents, questions, size. Re-runs only what a change invalidates."""
     from langgraph.types import Command
@@ -45,7 +47,9 @@ def chat(
         tid = thread or f"chat-{uuid.uuid4().hex[:8]}"
         config = {"configurable": {"thread_id": tid}, "recursion_limit": 10_000}
         saved = g.get_state(config)
-        ctx = ChatContext(model=get_chat_model(),
+        from graph.cli_memory import open_memory
+
+        ctx = ChatContext(model=get_chat_model(), memory=open_memory() if memory else None,
                           on_reply=lambda lines: [out.print(x, highlight=False, soft_wrap=True) for x in lines])
         if not saved.next:
             if saved.values.get("done"):

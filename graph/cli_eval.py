@@ -91,6 +91,8 @@ def eval_(
                                                   "(default: bundle/data for parquet, RUN/tables for csv).")] = None,
     model: Annotated[str, typer.Option("--model", help="Model name sent to an http: agent.")] = "default",
     force: Annotated[bool, typer.Option("--force", help="Discard an existing run in -o and start over.")] = False,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Record the templates the agent mostly "
+                                         "failed as experience notes (the next build favours them).")] = True,
 ) -> None:
     """Ask every question of the suite TRIALS times, grade the answers as they arrive
     (RUN/responses.jsonl), then write RUN/summary.json, report.md and report.html."""
@@ -138,6 +140,29 @@ def eval_(
         _print_summary(summary)
         print_ok(f"{res.asked} answers asked, {res.kept} kept from before → {output / 'report.md'}, "
                  f"{output / 'report.html'}, {output / 'summary.json'}")
+        if memory:
+            _remember_failures(summary, output)
+
+
+def _remember_failures(summary: dict, run: Path) -> None:
+    """Experience notes (agent_failure) for the templates the agent mostly failed."""
+    from graph.cli_memory import open_memory
+    from graph.console import err
+    from knowledge.documents import ExperienceNote
+    from tools.harness.metrics import failure_lessons
+
+    lessons = failure_lessons(summary)
+    if not lessons:
+        return
+    try:
+        mem = open_memory()
+        for template, text in lessons:
+            mem.remember(ExperienceNote(kind="agent_failure", text=text, tags=[template], source=str(run)))
+    except Exception as exc:  # the run's results are written; a memory problem must not lose them
+        err.print(f"warning: experience notes not recorded ({type(exc).__name__}: {exc})")
+        return
+    err.print(f"recorded {len(lessons)} experience note(s): the next build favours "
+              f"{', '.join(t for t, _ in lessons[:5])}{', …' if len(lessons) > 5 else ''}")
 
 
 def _print_summary(s: dict) -> None:

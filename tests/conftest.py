@@ -1,7 +1,8 @@
 """Shared pytest fixtures.
 
 - Every test runs offline with a private LLM cache unless it asks otherwise: CHRONOEVAL_MODEL=none,
-  CHRONOEVAL_CACHE_DIR under the test's tmp dir (no test ever reaches a network address but 127.0.0.1).
+  CHRONOEVAL_CACHE_DIR under the test's tmp dir (no test ever reaches a network address but 127.0.0.1),
+  and a private RAG memory with the model-free embedder (CHRONOEVAL_MEMORY_DIR, CHRONOEVAL_EMBEDDINGS=hash).
 - ``openai_server``: a started scripted OpenAI-compatible server (tests/llm_server.py) on 127.0.0.1;
   script replies with ``.script(...)``, ``.fail_with(500)``, ``.malformed_json()``, ``.delay(s)``,
   ``.respond_with(fn)``; inspect ``.requests``.
@@ -20,6 +21,10 @@ from tests.llm_server import ScriptedOpenAIServer
 def _offline_llm(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("CHRONOEVAL_MODEL", "none")
     monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path_factory.mktemp("llm-cache")))
+    # the RAG memory of CLI commands: a private directory and the model-free embedder (tests that
+    # need the real model construct it, or set CHRONOEVAL_EMBEDDINGS themselves)
+    monkeypatch.setenv("CHRONOEVAL_MEMORY_DIR", str(tmp_path_factory.mktemp("memory")))
+    monkeypatch.setenv("CHRONOEVAL_EMBEDDINGS", "hash")
 
 
 @pytest.fixture

@@ -133,7 +133,8 @@ def test_drop_and_more_questions_touch_only_qa(pack_suites, tmp_path):
 def _env(tmp_path: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CHRONOEVAL_"))}
     env.update({"CHRONOEVAL_HOME": str(tmp_path / "home"), "CHRONOEVAL_MODEL": "none", "COLUMNS": "160",
-                "CHRONOEVAL_CACHE_DIR": str(tmp_path / "cache")})
+                "CHRONOEVAL_CACHE_DIR": str(tmp_path / "cache"), "CHRONOEVAL_MEMORY_DIR": str(tmp_path / "memory"),
+                "CHRONOEVAL_EMBEDDINGS": "hash"})
     return env
 
 
@@ -149,6 +150,8 @@ def test_script_on_stdin_and_resume_in_a_new_process(pack_suites, tmp_path):
     assert "incident/" not in second.stdout and "bye" in second.stdout
     third = run(["--thread", "c1"], "")
     assert third.returncode == 2 and "has ended" in third.stderr
+    notes = [json.loads(x) for x in (tmp_path / "memory" / "notes.jsonl").read_text().splitlines()]
+    assert [(n["kind"], n["text"]) for n in notes] == [("user_preference", "iot: drop the incident questions")]
 
 
 def test_interactive_session_in_a_pseudo_terminal(pack_suites, tmp_path):

@@ -132,3 +132,20 @@ def test_the_judge_grades_undecided_answers_when_a_model_is_configured(bundle, t
     assert by_judge and judged >= 1
     assert all(x["label"] == "correct" and "scripted judge" in x["detail"] for x in by_judge)
     assert all(x["decided"] for x in rows if x["graded_by"] != "none")
+
+
+def test_eval_records_the_templates_the_agent_failed_as_experience_notes(bundle, tmp_path):
+    import os
+
+    from knowledge.embed import HashEmbedder
+    from knowledge.memory import Memory
+
+    r = run("eval", bundle, "--agent", "naive", "-o", tmp_path / "naive", "--trials", "2")
+    assert r.exit_code == 0, r.output
+    notes = Memory(os.environ["CHRONOEVAL_MEMORY_DIR"], HashEmbedder()).notes(kind="agent_failure")
+    summary = json.loads((tmp_path / "naive" / "summary.json").read_text())
+    failed = sorted(t for t, g in summary["by_template"].items() if g["n"] >= 2 and g["accuracy"] < 0.5)
+    assert failed and sorted(n.tags[0] for n in notes) == failed
+    assert all(n.text.startswith("agent naive failed ") and n.source == str(tmp_path / "naive") for n in notes)
+    quiet = run("eval", bundle, "--agent", "oracle", "-o", tmp_path / "oracle", "--trials", "1")
+    assert quiet.exit_code == 0 and "experience note" not in quiet.output

@@ -93,3 +93,20 @@ def _paraphrase_consistency(records: list[dict], per_q: list[dict]) -> float | N
     pairs = [(maj[r["id"]], maj[r["variant_of"]]) for r in records
              if r.get("variant_of") and r["id"] in maj and r["variant_of"] in maj]
     return sum(a == b for a, b in pairs) / len(pairs) if pairs else None
+
+
+def failure_lessons(summary: dict[str, Any], *, below: float = 0.5, min_answers: int = 2) -> list[tuple[str, str]]:
+    """(template, experience-note text) for each template the agent got mostly wrong, e.g. "agent
+    naive failed 6/6 answers to sequence_match questions (stateful)": what the build's query
+    synthesizer reads to favour those templates next time."""
+    families = {q["template"]: q.get("family", "") for q in summary.get("per_question", []) if q.get("template")}
+    out = []
+    for template, g in sorted(summary.get("by_template", {}).items()):
+        n, acc = g.get("n", 0), g.get("accuracy")
+        if acc is None or n < min_answers or acc >= below:
+            continue
+        wrong = round(n * (1 - acc))
+        fam = f" ({families[template]})" if families.get(template) else ""
+        out.append((template, f"agent {summary.get('agent', '?')} failed {wrong}/{n} answers to {template} "
+                              f"questions{fam}"))
+    return out
