@@ -27,7 +27,7 @@ def decision_section(state: BuildState) -> str:
     return "\n".join(lines) + "\n" + END + "\n"
 
 
-def _notes(state: BuildState, ctx: BuildContext) -> list[str]:
+def _notes(state: BuildState) -> list[str]:
     """Experience notes worth keeping from this build (generation lessons)."""
     out = []
     adjusted = [d["decision"] for d in state.get("decisions", [])
@@ -57,7 +57,7 @@ def finish(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     if ctx.memory is not None:
         from knowledge.documents import ExperienceNote
 
-        for text in _notes(state, ctx):
+        for text in _notes(state):
             kind = "user_preference" if text.startswith("user preference") else "generation_lesson"
             try:
                 ctx.memory.remember(ExperienceNote(kind=kind, text=text, source=str(out)))

@@ -32,11 +32,9 @@ _REPORT_VERBS = (r"reporting|reports|report|with|measuring|measure|tracking|trac
                  r"recording|record|collecting|logging|monitoring|streaming|producing")
 _LIST_END = (r"(?=\s+(?:every|each|per|by|over|for|during|across|in|at|hourly|daily|minutely|from|on|while|"
              r"that|which|where|when|so)\b|\s*[;.(]|,\s*(?:and\s+)?(?:the|they|it|each|all|every)\b|$)")
-# words that make a head noun too generic to stand alone ("HVAC units", "database servers")
+# words before a head noun that are not part of the entity's name ("our sensors", "about 40 pumps")
 _NOT_MODIFIERS = {"our", "their", "many", "several", "different", "various", "some", "all", "the", "of", "new",
                   "old", "about", "around", "roughly", "approximately", "over", "under"}
-_GENERIC_HEADS = {"unit", "server", "device", "node", "machine", "system", "host", "instance", "service", "app",
-                  "application", "endpoint", "station", "point", "controller", "gateway", "link", "site"}
 _INCIDENT_WORDS = [
     (r"cascad", "cascade"), (r"outage|blackout|goes? down|went down|offline for|data loss|stops? reporting",
                              "data_outage"),
