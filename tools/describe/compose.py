@@ -144,9 +144,9 @@ def _incidents(draft: DomainDraft, entity: str, count: int, keys: list[dict], ho
                 "window": {"start": start(max(1, days // 2), "15:00"), "duration": "2h" if horizon_s >= 86400 else "20m"}})
     others = [k for k in profiles if k != health]
     asked = [k for k in draft.incident_hints if k not in ("data_outage", "kpi_degradation")]
-    if not asked and horizon_s >= 86400:  # a third incident, so the suite has enough incident questions
-        asked = ["flatline" if _kind_of(draft) == "hardware" else "spike"]
-        decisions.append(f"incident {asked[0]}: added by default (a third incident kind for the suite)")
+    if not asked and horizon_s >= 86400:  # two more kinds, so the suite has enough incident questions
+        asked = ["flatline", "spike"] if _kind_of(draft) == "hardware" else ["spike", "level_shift"]
+        decisions.append(f"incidents {', '.join(asked)}: added by default (more incident kinds for the suite)")
     for kind in asked:
         words = draft.evidence.get(f"incident {kind}", "").lower().replace(" ", "_")
         named = [k for k in others if k in words or k.replace("_", " ") in words.replace("_", " ")]
