@@ -33,9 +33,12 @@ test: $(STAMP) postgres
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-bench: $(STAMP)
+bench: $(STAMP)  # on a quiet machine: the figures move with load (README, Performance)
 	$(PY) bench/bench_generate.py --rows 10000000
 	$(PY) bench/bench_queries.py --rows 10000000
+	$(PY) bench/bench_infer.py
+	$(PY) bench/bench_memory.py
+	$(PY) bench/bench_harness.py
 
 clean:
 	rm -rf $(VENV) out build *.egg-info
