@@ -47,10 +47,11 @@ def register_user_errors(*types: type[BaseException]) -> None:
 
 
 def _user_error_types() -> tuple[type[BaseException], ...]:
+    from tools.bundle import BundleIntegrityError, LockHeldError
     from tools.checks import BundleError
     from tools.spec import SpecError
 
-    return (SpecError, BundleError, *_PATH_ERRORS, *_EXTRA_USER_ERRORS)
+    return (SpecError, BundleError, BundleIntegrityError, LockHeldError, *_PATH_ERRORS, *_EXTRA_USER_ERRORS)
 
 
 def _describe(exc: BaseException) -> str:
