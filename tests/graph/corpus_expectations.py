@@ -1,0 +1,316 @@
+"""Check a built bundle against the expectations a domain expert wrote for its description.
+
+The expectations files (``tests/data/descriptions/<slug>.yaml``) are written from the description
+text alone; this module reads the bundle (``spec.yaml`` and ``data.duckdb``) and says, in one plain
+sentence each, which expectations the bundle does not meet. ``evaluate_bundle`` also returns the
+met ones, so a report can show met/total.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from tools.spec import load_spec, parse_duration
+
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "descriptions"
+KINDS = ("periodic", "lifecycle", "mixed")
+ENTITY_KEYS = {"match", "emission", "count", "count_min", "count_max", "cadence", "states", "terminal",
+               "attributes", "measurements", "directions", "parents"}
+EMISSIONS = {"periodic": "periodic", "event_log": "on_transition"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One expectation: what was expected, and the sentence saying why it is unmet (None if met)."""
+
+    expectation: str
+    failure: str | None = None
+
+    @property
+    def met(self) -> bool:
+        return self.failure is None
+
+
+def check_bundle(bundle_dir: Path, expect: dict) -> list[str]:
+    """One plain sentence per unmet expectation of ``expect`` in the bundle (empty: all met)."""
+    return [o.failure for o in evaluate_bundle(bundle_dir, expect) if o.failure]
+
+
+def evaluate_bundle(bundle_dir: Path, expect: dict) -> list[Outcome]:
+    """Every expectation of ``expect`` with its outcome in the bundle at ``bundle_dir``."""
+    bundle_dir = Path(bundle_dir)
+    try:
+        spec = load_spec(bundle_dir / "spec.yaml")
+    except Exception as exc:  # noqa: BLE001 - any unreadable spec fails every expectation the same way
+        return [Outcome("a readable spec.yaml", f"spec.yaml of {bundle_dir} does not load: {exc}")]
+    con = duckdb.connect(str(bundle_dir / "data.duckdb"), read_only=True)
+    try:
+        data = _Data(con)
+        out: list[Outcome] = []
+        if "horizon" in expect:
+            out.append(_horizon(spec, expect["horizon"]))
+        for ent in expect.get("entities", []):
+            out.extend(_entity(spec, data, ent))
+        return out
+    finally:
+        con.close()
+
+
+class _Data:
+    """Read-only access to the bundle's tables (column names, aggregates)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+        self.tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        self._columns: dict[str, dict[str, str]] = {}
+
+    def columns(self, table: str | None) -> dict[str, str]:
+        """Column name -> DuckDB type of ``table`` (empty when the table does not exist)."""
+        if not table or table not in self.tables:
+            return {}
+        if table not in self._columns:
+            rows = self.con.execute(f'DESCRIBE "{table}"').fetchall()
+            self._columns[table] = {r[0]: str(r[1]) for r in rows}
+        return self._columns[table]
+
+    def distinct(self, table: str, column: str) -> list[str]:
+        rows = self.con.execute(f'SELECT DISTINCT CAST("{column}" AS VARCHAR) FROM "{table}" '
+                                f'WHERE "{column}" IS NOT NULL').fetchall()
+        return [r[0] for r in rows]
+
+
+def _rx(pattern: str, text: str) -> bool:
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def _norm(label: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", str(label).lower())
+
+
+def _horizon(spec, want: str) -> Outcome:
+    label = f"horizon {want}"
+    if abs(spec.horizon_seconds - parse_duration(want)) > 1e-6:
+        return Outcome(label, f"The horizon is {spec.horizon}, but the description asks for {want}.")
+    return Outcome(label)
+
+
+def _count_items(ent: dict) -> int:
+    """How many expectations an entity block holds besides being found (all unmet when it is missing)."""
+    n = sum(k in ent for k in ("emission", "count", "count_min", "count_max", "cadence"))
+    n += len(ent.get("states", [])) + (1 if ent.get("states") else 0) + len(ent.get("terminal", []))
+    for a in ent.get("attributes", []):
+        n += 1 + ("values" in a) + ("n_values" in a)
+    for m in ent.get("measurements", []):
+        n += 1 + ("range" in m) + ("integer" in m) + ("unit" in m)
+    return n + len(ent.get("directions", [])) + len(ent.get("parents", []))
+
+
+def _entity(spec, data: _Data, ent: dict) -> list[Outcome]:
+    pattern = ent["match"]
+    found = next((e for e in spec.entities if _rx(pattern, e.name)), None)
+    if found is None:
+        names = ", ".join(e.name for e in spec.entities)
+        missing = _count_items(ent)
+        return [Outcome(f"entity /{pattern}/", f"No entity matches '{pattern}' (the spec has: {names}); "
+                                                f"its {missing} other expectation(s) cannot be met.")] + \
+            [Outcome(f"entity /{pattern}/ item {i}", "") for i in range(missing)]
+    name, table = found.name, found.table_name
+    out = [Outcome(f"entity /{pattern}/")]
+    if "emission" in ent:
+        kind = found.emission.kind if found.emission else "static"
+        want = EMISSIONS.get(ent["emission"], ent["emission"])
+        out.append(Outcome(f"{name} emission", None if kind == want else
+                           f"Entity {name} is emitted as {kind}, but the description implies {ent['emission']}."))
+    if "count" in ent:
+        out.append(Outcome(f"{name} count", None if found.count == ent["count"] else
+                           f"Entity {name} has count {found.count}, but the description says {ent['count']}."))
+    if "count_min" in ent:
+        out.append(Outcome(f"{name} count_min", None if found.count >= ent["count_min"] else
+                           f"Entity {name} has count {found.count}, below the {ent['count_min']} the description implies."))
+    if "count_max" in ent:
+        out.append(Outcome(f"{name} count_max", None if found.count <= ent["count_max"] else
+                           f"Entity {name} has count {found.count}, above the {ent['count_max']} the description implies."))
+    if "cadence" in ent:
+        have = found.emission.cadence if found.emission else None
+        ok = have is not None and abs(parse_duration(have) - parse_duration(ent["cadence"])) < 1e-6
+        out.append(Outcome(f"{name} cadence", None if ok else
+                           f"Entity {name} reports every {have or '(no cadence)'}, but the description says every {ent['cadence']}."))
+    out.extend(_states(found, data, ent))
+    out.extend(_attributes(found, data, ent))
+    out.extend(_measurements(found, data, table, ent))
+    out.extend(_directions(found, data, table, ent))
+    return out
+
+
+def _state_names(found) -> list[str]:
+    return list(found.states.states) if found.states else []
+
+
+def _states(found, data: _Data, ent: dict) -> list[Outcome]:
+    name, names = found.name, _state_names(found)
+    out = []
+    for pattern in ent.get("states", []):
+        ok = any(_rx(pattern, s) for s in names)
+        out.append(Outcome(f"{name} state /{pattern}/", None if ok else
+                           f"Entity {name} has no state matching '{pattern}' (states: {', '.join(names) or 'none'})."))
+    if ent.get("states"):
+        col = _visible_state_column(found, data, ent["states"][:1])
+        out.append(Outcome(f"{name} states visible", None if col else
+                           f"The states of {name} are not visible in table {found.table_name} (no state column)."))
+    terminal = found.states.terminal if found.states else []
+    for pattern in ent.get("terminal", []):
+        ok = any(_rx(pattern, s) for s in terminal)
+        out.append(Outcome(f"{name} terminal /{pattern}/", None if ok else
+                           f"Entity {name} has no terminal state matching '{pattern}' (terminal: {', '.join(terminal) or 'none'})."))
+    return out
+
+
+def _visible_state_column(found, data: _Data, patterns: list[str]) -> str | None:
+    """The column of the entity's table whose values show the states matching every pattern."""
+    if not found.states:
+        return None
+    cols = data.columns(found.table_name)
+    candidates = [c for c in [found.states.column, *found.states.derived_columns] if c and c in cols]
+    for col in candidates:
+        values = data.distinct(found.table_name, col)
+        if all(any(_rx(p, v) for v in values) for p in patterns):
+            return col
+    return None
+
+
+def _attributes(found, data: _Data, ent: dict) -> list[Outcome]:
+    name, out = found.name, []
+    visible = set(data.columns(found.table_name)) | set(data.columns(found.static_table_name))
+    for want in ent.get("attributes", []):
+        pattern = want["match"]
+        attr = next((a for a in found.attributes if _rx(pattern, a.name)), None)
+        label = f"{name} attribute /{pattern}/"
+        if attr is None:
+            have = ", ".join(a.name for a in found.attributes) or "none"
+            out.append(Outcome(label, f"Entity {name} has no attribute matching '{pattern}' (attributes: {have})."))
+            out.extend(Outcome(f"{label} {k}", "") for k in ("values", "n_values") if k in want)
+            continue
+        out.append(Outcome(label, None if attr.name in visible else
+                           f"Attribute {name}.{attr.name} is not written in any table of {name}."))
+        labels = list(attr.dist.values) if attr.dist.kind == "categorical" else None
+        if "values" in want:
+            missing = [v for v in want["values"] if labels is None or _norm(v) not in {_norm(x) for x in labels}]
+            out.append(Outcome(f"{label} values", None if not missing else
+                               f"Attribute {name}.{attr.name} lacks the values {missing} the description names "
+                               f"(it has: {labels if labels is not None else attr.dist.kind + ' distribution'})."))
+        if "n_values" in want:
+            n = len(labels) if labels is not None else None
+            out.append(Outcome(f"{label} n_values", None if n == want["n_values"] else
+                               f"Attribute {name}.{attr.name} has {n if n is not None else 'non-categorical'} values, "
+                               f"but the description names {want['n_values']}."))
+    for pattern in ent.get("parents", []):
+        fk = next((a for a in found.attributes if a.dist.kind == "foreign_key"
+                   and (_rx(pattern, a.name) or _rx(pattern, a.dist.entity))), None)
+        ok = fk is not None and fk.name in data.columns(found.table_name)
+        out.append(Outcome(f"{name} parent /{pattern}/", None if ok else
+                           f"The rows of {name} do not carry the id of a parent matching '{pattern}' "
+                           f"(no foreign-key column written in {found.table_name})."))
+    return out
+
+
+def _measurement_column(found, data: _Data, table: str, pattern: str):
+    m = next((m for m in found.measurements if _rx(pattern, m.name)), None)
+    return m, (m is not None and not m.hidden and m.name in data.columns(table))
+
+
+def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
+    name, out = found.name, []
+    for want in ent.get("measurements", []):
+        pattern, words = want["match"], want.get("words", want["match"])
+        label = f"{name} measurement '{words}'"
+        m, visible = _measurement_column(found, data, table, pattern)
+        extra = [k for k in ("range", "integer", "unit") if k in want]
+        if m is None or not visible:
+            have = ", ".join(x.name for x in found.measurements) or "none"
+            why = (f"Entity {name} has no measurement for '{words}' matching '{pattern}' (measurements: {have})."
+                   if m is None else f"Measurement {name}.{m.name} ('{words}') is not written in table {table}.")
+            out.append(Outcome(label, why))
+            out.extend(Outcome(f"{label} {k}", "") for k in extra)
+            continue
+        out.append(Outcome(label))
+        if "unit" in want:
+            ok = m.unit is not None and _rx(want["unit"], m.unit)
+            out.append(Outcome(f"{label} unit", None if ok else
+                               f"Measurement {name}.{m.name} has unit {m.unit!r}, but the description gives '{want['unit']}'."))
+        if "range" in want:
+            out.append(_range(data, table, m.name, want["range"], label))
+        if "integer" in want:
+            out.append(_integer(data, table, m.name, bool(want["integer"]), label))
+    return out
+
+
+def _range(data: _Data, table: str, column: str, bounds: list, label: str) -> Outcome:
+    lo, hi = bounds
+    try:
+        vmin, vmax, n = data.con.execute(
+            f'SELECT min(CAST("{column}" AS DOUBLE)), max(CAST("{column}" AS DOUBLE)), count("{column}") '
+            f'FROM "{table}"').fetchone()
+    except duckdb.Error:
+        return Outcome(f"{label} range", f"Column {table}.{column} is not numeric.")
+    if not n:
+        return Outcome(f"{label} range", f"Column {table}.{column} has no values.")
+    if (lo is not None and vmin < lo) or (hi is not None and vmax > hi):
+        return Outcome(f"{label} range", f"{table}.{column} spans [{vmin:g}, {vmax:g}], outside the plausible "
+                                         f"range [{_fmt(lo)}, {_fmt(hi)}].")
+    return Outcome(f"{label} range")
+
+
+def _fmt(x) -> str:
+    return "open" if x is None else f"{x:g}"
+
+
+def _integer(data: _Data, table: str, column: str, want: bool, label: str) -> Outcome:
+    try:
+        n_frac = data.con.execute(
+            f'SELECT count(*) FROM "{table}" WHERE "{column}" IS NOT NULL '
+            f'AND CAST("{column}" AS DOUBLE) <> round(CAST("{column}" AS DOUBLE))').fetchone()[0]
+    except duckdb.Error:
+        return Outcome(f"{label} integer", f"Column {table}.{column} is not numeric.")
+    if want and n_frac:
+        return Outcome(f"{label} integer", f"{table}.{column} must be whole numbers, but {n_frac} values have decimals.")
+    return Outcome(f"{label} integer")
+
+
+def _directions(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
+    name, out = found.name, []
+    for d in ent.get("directions", []):
+        label = f"{name} {d['measurement']} {d['direction']} in {d['state']} than {d['vs']}"
+        m, visible = _measurement_column(found, data, table, d["measurement"])
+        if m is None or not visible:
+            out.append(Outcome(label, f"Cannot compare '{d['measurement']}' across states of {name}: "
+                                      "the measurement is missing."))
+            continue
+        col = _visible_state_column(found, data, [d["state"], d["vs"]])
+        if col is None:
+            out.append(Outcome(label, f"Cannot compare {m.name} in '{d['state']}' vs '{d['vs']}': state column not "
+                                      f"visible in {table} (or it lacks those states)."))
+            continue
+        means = [_mean_in(data, table, col, m.name, pattern) for pattern in (d["state"], d["vs"])]
+        if None in means:
+            out.append(Outcome(label, f"Cannot compare {m.name} in '{d['state']}' vs '{d['vs']}': no values in one "
+                                      "of the states."))
+            continue
+        ok = means[0] < means[1] if d["direction"] == "lower" else means[0] > means[1]
+        out.append(Outcome(label, None if ok else
+                           f"Mean {m.name} is {means[0]:.4g} in '{d['state']}' and {means[1]:.4g} in '{d['vs']}'; "
+                           f"an expert expects it {d['direction']} in '{d['state']}'."))
+    return out
+
+
+def _mean_in(data: _Data, table: str, state_col: str, column: str, pattern: str) -> float | None:
+    values = [v for v in data.distinct(table, state_col) if _rx(pattern, v)]
+    if not values:
+        return None
+    marks = ", ".join("?" for _ in values)
+    row = data.con.execute(f'SELECT avg(CAST("{column}" AS DOUBLE)) FROM "{table}" '
+                           f'WHERE CAST("{state_col}" AS VARCHAR) IN ({marks})', values).fetchone()
+    return row[0]

@@ -1,0 +1,88 @@
+"""Build every corpus description offline and report how many expert expectations each bundle meets.
+
+    .venv/bin/python -m tests.graph.corpus_report [--only SLUG] [--keep DIR]
+
+One line per description (slug, met/total, the unmet expectations), then the overall pass rate
+(share of expectations met) and how many descriptions meet all of theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from tests.graph.corpus_expectations import CORPUS_DIR, evaluate_bundle
+
+BUILD_ENV = {"CHRONOEVAL_MODEL": "none", "CHRONOEVAL_EMBEDDINGS": "hash"}
+
+
+def corpus_files() -> list[Path]:
+    """The description files of the corpus, sorted by slug."""
+    return sorted(CORPUS_DIR.glob("*.yaml"))
+
+
+def load_description(path: Path) -> dict:
+    """One corpus file: description, field, kind and expect."""
+    return yaml.safe_load(path.read_text())
+
+
+def build_offline(text: str, out: Path, work: Path) -> tuple[int, str]:
+    """``chronoeval build TEXT -o OUT --yes --no-memory --seed 0`` in-process, offline, with private
+    cache/memory/home directories under ``work``. Returns (exit code, console output)."""
+    from typer.testing import CliRunner
+
+    from graph.cli import app
+
+    env = {**BUILD_ENV, "CHRONOEVAL_MEMORY_DIR": str(work / "memory"), "CHRONOEVAL_CACHE_DIR": str(work / "cache"),
+           "CHRONOEVAL_HOME": str(work / "home")}
+    result = CliRunner().invoke(app, ["build", text, "-o", str(out), "--yes", "--no-memory", "--seed", "0"], env=env)
+    return result.exit_code, result.output
+
+
+def report_one(path: Path, root: Path) -> tuple[int, int, list[str]]:
+    """Build the description of ``path`` under ``root``; return (met, total, unmet sentences)."""
+    case = load_description(path)
+    out, work = root / path.stem, root / f"{path.stem}-work"
+    code, output = build_offline(case["description"], out, work)
+    if code != 0 or not (out / "spec.yaml").exists():
+        return 0, 1, [f"build exited {code}: {output.strip()[-400:]}"]
+    outcomes = evaluate_bundle(out, case["expect"])
+    unmet = [o.failure for o in outcomes if o.failure]
+    return sum(o.met for o in outcomes), len(outcomes), unmet
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the report; exit 0 (it reports, it does not judge)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="build only this slug (file name without .yaml)")
+    parser.add_argument("--keep", type=Path, help="write the bundles here instead of a temporary directory")
+    args = parser.parse_args(argv)
+    files = [p for p in corpus_files() if args.only in (None, p.stem)]
+    if not files:
+        print(f"no corpus file called {args.only}.yaml in {CORPUS_DIR}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("COLUMNS", "120")
+    with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
+        root = args.keep or Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        met_all = total_all = perfect = 0
+        for path in files:
+            t0 = time.monotonic()
+            met, total, unmet = report_one(path, root)
+            met_all, total_all, perfect = met_all + met, total_all + total, perfect + (met == total)
+            print(f"{path.stem}: {met}/{total} ({100 * met / total:.0f}%) in {time.monotonic() - t0:.0f}s", flush=True)
+            for sentence in unmet:
+                print(f"    - {sentence}", flush=True)
+        print(f"overall: {met_all}/{total_all} expectations met ({100 * met_all / max(total_all, 1):.1f}%); "
+              f"{perfect}/{len(files)} descriptions meet all of theirs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
