@@ -141,6 +141,9 @@ def generate(
                                       with_baseline=with_baseline,
                                       finalize=lambda tmp: found.extend(check_bundle(tmp)))
         print_summary(summary)
+        from graph.cli_verify import report_stale
+
+        report_stale(summary.stale_removed)
         _report_checks(found, output, allow_failed_checks)
 
 
@@ -179,10 +182,12 @@ def check(
     """Re-run the data-quality and pattern checks of a bundle; rewrites checks.json, report.md and
     figures/. Exits 3 when a check fails, 2 when OUT is not a bundle."""
     with errors():
+        from graph.cli_verify import bundle_writer
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()
-        _run_checks(bundle, allow_failed=False, table=True)
+        with bundle_writer(bundle, content_only=True):  # it rewrites the report files
+            _run_checks(bundle, allow_failed=False, table=True)
 
 
 QUESTIONS_DISAGREE = 4
@@ -201,10 +206,11 @@ def queries(
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()
+        from graph.cli_verify import bundle_writer
         from graph.console import RichProgress, print_suite_summary
         from tools.queries.suite import build_suite
 
-        with RichProgress() as progress:
+        with bundle_writer(bundle), RichProgress() as progress:
             tick = progress.counter("synthesizing questions")
             suite = build_suite(bundle, n=n, seed=seed, progress=tick)
         print_suite_summary(suite, bundle)

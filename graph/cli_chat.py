@@ -13,6 +13,7 @@ import typer
 
 from graph.cli_base import app, errors
 from graph.cli_build import BuildError, open_checkpointer, sessions_path
+from graph.cli_verify import bundle_writer
 from graph.console import err, out
 
 
@@ -59,7 +60,8 @@ def chat(
             from tools.checks.model import open_bundle
 
             open_bundle(bundle).close()  # a clear error when OUT is not a bundle
-            g.invoke({"bundle": str(bundle), "turns": []}, config, context=ctx)
+            with bundle_writer(bundle):
+                g.invoke({"bundle": str(bundle), "turns": []}, config, context=ctx)
             err.print(f"chat on {bundle} (session {tid}; resume with --thread {tid}). Type 'help' for examples.")
         else:
             err.print(f"resuming chat session {tid} on {g.get_state(config).values['bundle']}")
@@ -71,6 +73,7 @@ def chat(
                 return
             if not line.strip():
                 continue
-            g.invoke(Command(resume=line), config, context=ctx)
+            with bundle_writer(Path(g.get_state(config).values["bundle"])):  # each turn may change it
+                g.invoke(Command(resume=line), config, context=ctx)
             if g.get_state(config).values.get("done"):
                 return

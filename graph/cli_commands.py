@@ -11,4 +11,5 @@ from graph import (  # noqa: F401
     cli_infer,
     cli_memory,
     cli_paraphrase,
+    cli_verify,
 )

@@ -240,6 +240,7 @@ def export(
 ) -> None:
     """Export the suite to an eval platform's format, the tables to CSV/Parquet, or load them into PostgreSQL."""
     with errors():
+        from graph.cli_verify import verified
         from graph.console import print_ok
         from tools.export import FORMATS, SUITE_FORMATS, export_bundle, load_postgres
         from tools.generate.atomic import atomic_output_dir
@@ -248,6 +249,7 @@ def export(
             raise HarnessError(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
         if not (Path(bundle) / "data.duckdb").is_file():
             raise HarnessError(f"{bundle} is not a chronoeval bundle (no data.duckdb); make one with chronoeval generate")
+        verified(bundle)
         if fmt == "postgres":
             if not dsn:
                 raise HarnessError("--format postgres needs --dsn postgresql://user@host:port/db")

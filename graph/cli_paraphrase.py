@@ -58,6 +58,7 @@ def paraphrase(
     with errors():
         from agents.models import get_chat_model, reset_usage
         from agents.paraphraser import paraphrase_bundle
+        from graph.cli_verify import bundle_writer
         from graph.console import RichProgress
 
         qa = bundle / "qa.jsonl"
@@ -72,7 +73,7 @@ def paraphrase(
         chosen = choose_personas(personas, domain if isinstance(domain, str) else None)
         reset_usage()
         model = get_chat_model()
-        with RichProgress() as progress:
+        with bundle_writer(bundle), RichProgress() as progress:
             tick = progress.counter("paraphrasing questions")
             rep = paraphrase_bundle(bundle, chosen, per_question, seed=seed, model=model, progress=tick)
         for note in rep.notes:

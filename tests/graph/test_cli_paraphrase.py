@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from graph.cli import app
 from tests.llm_server import last_user_message
+from tools.bundle import verify_bundle
 from tools.paraphrase import load_personas, paraphrase
 from tools.queries.record import load_suite
 
@@ -31,6 +32,7 @@ def bundle(pack_suites, tmp_path):
     shutil.copytree(pack_suites["iot"], d)
     lines = (d / "qa.jsonl").read_text().splitlines()[:N_QUESTIONS]
     (d / "qa.jsonl").write_text("\n".join(lines) + "\n")
+    verify_bundle(d, allow_modified=True)  # a deliberate edit: record it, as `verify --allow-modified` does
     return d
 
 

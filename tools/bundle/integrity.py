@@ -115,8 +115,16 @@ def _untracked(out: Path, files: dict) -> list[str]:
     return [n for n in names if n not in files]
 
 
-def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False) -> VerifyReport:
+def is_content(name: str) -> bool:
+    """Whether a bundle file feeds computation (spec, data, incidents, questions) rather than being a
+    report that ``chronoeval check``/``queries`` rewrite (checks.json, report.md, figures/, exports/)."""
+    return name in CONTENT_FILES or (name.startswith("data/") and name.endswith(".parquet"))
+
+
+def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False,
+                  content_only: bool = False) -> VerifyReport:
     """Check every file of ``manifest.json`` against its sha256 (size + mtime cache unless ``full``).
+    ``content_only`` skips the report files a command is about to rewrite (see ``is_content``).
 
     Raises ``BundleIntegrityError`` naming the first files that are missing, changed or unrecorded,
     with the fix. With ``allow_modified`` the new hashes are recorded in the manifest instead (missing
@@ -126,10 +134,11 @@ def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False
     doc = read_manifest(out)
     files: dict[str, str] = doc["files"]
     cache = {} if full else _load_cache(out)
-    report = VerifyReport(str(out), files=len(files))
+    checked = {n: d for n, d in files.items() if is_content(n)} if content_only else files
+    report = VerifyReport(str(out), files=len(checked))
     new_cache: dict[str, list] = {}
     bad: list[tuple[str, str, str | None]] = []  # (name, reason, new hash or None if missing)
-    for name, digest in files.items():
+    for name, digest in checked.items():
         path = out / name
         try:
             st = path.stat()
@@ -167,5 +176,5 @@ def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False
             report.rerecorded.append(name)
         doc["files"] = dict(sorted(files.items()))
         _write_manifest(out, doc)
-    _save_cache(out, new_cache)
+    _save_cache(out, {**({k: v for k, v in cache.items() if k in files and k not in checked}), **new_cache})
     return report

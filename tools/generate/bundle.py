@@ -11,6 +11,7 @@ from typing import Protocol
 
 import numpy as np
 
+from tools.bundle.lock import output_lock
 from tools.generate.atomic import atomic_output_dir
 from tools.generate.behaviour import add_shift, build_behaviour
 from tools.generate.emit import shard_table, static_table
@@ -65,6 +66,7 @@ class BundleSummary:
     scale: float
     seconds: float
     tables: list[TableSummary] = field(default_factory=list)
+    stale_removed: list[tuple[str, int]] = field(default_factory=list)  # temp dirs of killed runs (path, bytes)
 
     @property
     def total_rows(self) -> int:
@@ -187,7 +189,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     Everything is built in a temp directory and renamed into place, so a failure leaves nothing.
     The same spec, seed and scale give byte-identical Parquet files. ``finalize(tmp_dir)`` runs on
     the complete bundle before the rename (the CLI runs the checks there), so its files are part
-    of the atomic bundle and of manifest.json.
+    of the atomic bundle and of manifest.json. ``out`` is locked for the whole run (a second writer
+    gets ``LockHeldError`` at once); temp dirs left by killed runs are removed and listed in the summary.
     """
     if scale <= 0:
         raise ValueError(f"scale must be > 0 (got {scale})")
@@ -196,13 +199,14 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     progress = progress or NullProgress()
     began = time.perf_counter()
     out = Path(out)
-    with atomic_output_dir(out, force) as tmp:
+    with output_lock(out) as lock, atomic_output_dir(out, force) as tmp:
         data = tmp / "data"
         data.mkdir()
         (tmp / "spec.yaml").write_text(dump_spec(resolved))
         tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
         (tmp / "incidents.json").write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
-        summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables)
+        summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables,
+                                [(str(p), n) for p, n in lock.stale_removed])
         if finalize is not None:
             finalize(tmp)
         write_manifest(tmp, {"spec": spec.name, "seed": seed, "scale": scale,

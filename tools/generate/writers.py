@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import platform
 from pathlib import Path
@@ -11,6 +10,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tools.bundle.integrity import CACHE as VERIFY_CACHE
+from tools.bundle.integrity import sha256_file
 from tools.generate.atomic import atomic_write_text
 
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "store_schema": False,
@@ -159,14 +160,6 @@ class ShardPipeline:
             raise self.errors[0]
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def versions() -> dict[str, str]:
     """Versions that influence the bytes of a bundle."""
     import numpy
@@ -181,7 +174,7 @@ def versions() -> dict[str, str]:
 def write_manifest(out: Path, info: dict) -> dict:
     """Write ``manifest.json``: ``info`` plus versions and the sha256 of every other file."""
     files = {str(p.relative_to(out)): sha256_file(p) for p in sorted(out.rglob("*"))
-             if p.is_file() and p.name != "manifest.json"}
+             if p.is_file() and p.name not in ("manifest.json", VERIFY_CACHE)}
     manifest = {**info, "versions": versions(), "files": files}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
     return manifest
