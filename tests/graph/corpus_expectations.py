@@ -87,8 +87,9 @@ def _rx(pattern: str, text: str) -> bool:
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
-def _norm(label: str) -> str:
-    return re.sub(r"[^a-z0-9.]", "", str(label).lower())
+def _norm(label) -> str:
+    text = re.sub(r"[^a-z0-9.]", "", str(label).lower())
+    return re.sub(r"^(\d+)\.0+$", r"\1", text)  # 12.0 (a numeric column) is the stated value 12
 
 
 def _horizon(spec, want: str) -> Outcome:
@@ -196,12 +197,12 @@ def _attributes(found, data: _Data, ent: dict) -> list[Outcome]:
             continue
         out.append(Outcome(label, None if attr.name in visible else
                            f"Attribute {name}.{attr.name} is not written in any table of {name}."))
-        labels = list(attr.dist.values) if attr.dist.kind == "categorical" else None
+        labels = _attribute_values(found, data, attr)
         if "values" in want:
             missing = [v for v in want["values"] if labels is None or _norm(v) not in {_norm(x) for x in labels}]
             out.append(Outcome(f"{label} values", None if not missing else
                                f"Attribute {name}.{attr.name} lacks the values {missing} the description names "
-                               f"(it has: {labels if labels is not None else attr.dist.kind + ' distribution'})."))
+                               f"(it has: {_show(labels) if labels is not None else 'no written values'})."))
         if "n_values" in want:
             n = len(labels) if labels is not None else None
             out.append(Outcome(f"{label} n_values", None if n == want["n_values"] else
@@ -215,6 +216,16 @@ def _attributes(found, data: _Data, ent: dict) -> list[Outcome]:
                            f"The rows of {name} do not carry the id of a parent matching '{pattern}' "
                            f"(no foreign-key column written in {found.table_name})."))
     return out
+
+
+def _attribute_values(found, data: _Data, attr) -> list[str] | None:
+    """The labels of a categorical attribute; else the distinct values written in the data."""
+    if attr.dist.kind == "categorical":
+        return list(attr.dist.values)
+    for table in (found.static_table_name, found.table_name):
+        if attr.name in data.columns(table):
+            return data.distinct(table, attr.name)
+    return None
 
 
 def _measurement_column(found, data: _Data, table: str, pattern: str):
@@ -262,6 +273,11 @@ def _range(data: _Data, table: str, column: str, bounds: list, label: str) -> Ou
         return Outcome(f"{label} range", f"{table}.{column} spans [{vmin:g}, {vmax:g}], outside the plausible "
                                          f"range [{_fmt(lo)}, {_fmt(hi)}].")
     return Outcome(f"{label} range")
+
+
+def _show(labels: list[str], most: int = 8) -> str:
+    more = f", ... ({len(labels)} in all)" if len(labels) > most else ""
+    return ", ".join(map(str, labels[:most])) + more
 
 
 def _fmt(x) -> str:
