@@ -159,7 +159,7 @@ def _states(found, data: _Data, ent: dict) -> list[Outcome]:
         out.append(Outcome(f"{name} state /{pattern}/", None if ok else
                            f"Entity {name} has no state matching '{pattern}' (states: {', '.join(names) or 'none'})."))
     if ent.get("states"):
-        col = _visible_state_column(found, data, ent["states"][:1])
+        col = _visible_state_column(found, data, [])
         out.append(Outcome(f"{name} states visible", None if col else
                            f"The states of {name} are not visible in table {found.table_name} (no state column)."))
     terminal = found.states.terminal if found.states else []

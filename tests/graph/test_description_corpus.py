@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.graph.corpus_expectations import ENTITY_KEYS, KINDS, check_bundle
+from tests.graph.corpus_expectations import ENTITY_KEYS, KINDS, check_bundle, evaluate_bundle
 from tests.graph.corpus_report import build_offline, corpus_files, load_description
 from tools.spec import parse_duration
 
@@ -62,6 +62,51 @@ def test_the_corpus_is_broad_and_every_file_is_well_formed():
     assert not {k: v for k, v in problems.items() if v}
     texts = [c["description"] for c in cases]
     assert len(set(texts)) == len(texts)  # no description twice
+
+
+HOLDS = {"horizon": "7d", "entities": [{
+    "match": "sensor", "emission": "periodic", "count": 300, "cadence": "15m",
+    "states": ["operational", "critical"], "attributes": [{"match": "zone", "n_values": 5},
+                                                         {"match": "firmware", "values": ["v2.4.1", "v3.0.0-rc"]}],
+    "measurements": [{"words": "temperature", "match": "temp", "unit": "C", "range": [-40, 85]},
+                     {"words": "signal", "match": "signal", "range": [-130, -30], "integer": True}],
+    "directions": [{"state": "critical", "measurement": "temp", "vs": "operational", "direction": "higher"},
+                   {"state": "offline", "measurement": "signal", "vs": "operational", "direction": "lower"}]}]}
+FAILS = {"horizon": "3d", "entities": [
+    {"match": "sensor", "emission": "event_log", "count": 7, "cadence": "5m", "states": ["charging"],
+     "terminal": ["done"], "attributes": [{"match": "tariff"}, {"match": "zone", "values": ["rooftop"]}],
+     "measurements": [{"words": "humidity", "match": "humid", "range": [0, 1]},
+                      {"words": "temperature", "match": "temp", "integer": True, "unit": "F"},
+                      {"words": "voltage", "match": "volt", "range": [0, 300]}],
+     "directions": [{"state": "critical", "measurement": "temp", "vs": "operational", "direction": "lower"}],
+     "parents": ["gateway"]},
+    {"match": "turbine", "count": 4, "states": ["producing"]}]}
+
+
+@pytest.fixture(scope="module")
+def iot_bundle(tmp_path_factory):
+    from tools.generate import generate_bundle
+    from tools.spec import load_pack
+
+    out = tmp_path_factory.mktemp("corpus-checker") / "iot"
+    generate_bundle(load_pack("iot"), out, scale=0.3, force=True)
+    return out
+
+
+def test_the_checker_accepts_what_holds_and_names_each_unmet_expectation(iot_bundle):
+    assert check_bundle(iot_bundle, HOLDS) == []
+    unmet = check_bundle(iot_bundle, FAILS)
+    expected = ["horizon is 7d", "emitted as periodic", "count 300", "every 15m", "'charging'", "'done'",
+                "'tariff'", "['rooftop']", "parent matching 'gateway'", "outside the plausible range [0, 1]",
+                "unit 'C'", "must be whole numbers", "'voltage'", "an expert expects it lower", "'turbine'"]
+    assert len(unmet) == len(expected), unmet
+    for sentence, words in zip(unmet, expected, strict=True):
+        assert words in sentence, (words, sentence)
+    outcomes = evaluate_bundle(iot_bundle, FAILS)
+    # met: the sensor, its visible state column, zone, humidity and temperature columns
+    assert sum(o.met for o in outcomes) == 5
+    # unmet without a sentence of their own: the missing voltage's range, the turbine's count, state, visibility
+    assert len(outcomes) == len(expected) + 5 + 4
 
 
 @pytest.mark.slow
