@@ -86,6 +86,16 @@ def test_counts_are_whole_numbers(ours):
         assert next(m for m in ours if m.id == id_).integer, id_
 
 
+def test_event_values_do_not_pile_up_on_their_lower_bound(ours):
+    # Gaussian event noise: a spread close to the level would put many values at exactly 0
+    # (whole-number counts such as delivery attempts do sit on their minimum most of the time)
+    zero_is_common = {"tip_amount", "surge_multiplier"}  # most riders do not tip; most trips have no surge (1.0)
+    for m in ours:
+        if (m.event_level and m.noise == "iid" and not m.integer and m.bounds[0] is not None
+                and m.id not in zero_is_common):
+            assert (m.typical - m.bounds[0]) / m.spread >= 1.5, m.id
+
+
 def test_known_levels_units_and_bounds(catalog):
     m = catalog.measurement
     assert m("pickup_wait_time").unit == "minute" and 2 <= m("pickup_wait_time").typical <= 15
