@@ -12,7 +12,7 @@ from tools.spec.durations import parse_duration, parse_timestamp
 class SpecModel(BaseModel):
     """Strict base: unknown fields are errors, so typos never pass silently."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
 def _check_duration(value: str) -> str:

@@ -114,7 +114,7 @@ class Exponential(SpecModel):
 class LogNormalDwell(SpecModel):
     kind: Literal["lognormal"]
     median: PositiveDuration
-    sigma: float = Field(ge=0)
+    sigma: float = Field(ge=0, le=10)
 
 
 class Gamma(SpecModel):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 _UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d|w)")
 _WHOLE = re.compile(r"^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$")
+MAX_DURATION, MAX_DURATION_TEXT = 1000 * 366 * 86400.0, "366000d"
 
 
 def parse_duration(text: str | int | float) -> float:
@@ -18,6 +19,8 @@ def parse_duration(text: str | int | float) -> float:
     if isinstance(text, bool):
         raise ValueError(f"{text!r} is not a duration; write e.g. '15m', '6h' or '2d'")
     if isinstance(text, int | float):
+        if not abs(text) <= MAX_DURATION:
+            raise ValueError(f"duration {text} must be a finite number of seconds up to 1000 years")
         if text < 0:
             raise ValueError(f"duration {text} is negative; durations must be >= 0")
         return float(text)
@@ -26,7 +29,10 @@ def parse_duration(text: str | int | float) -> float:
         raise ValueError(f"duration '{text}' is negative; durations must be >= 0 (e.g. '15m')")
     if not _WHOLE.match(s):
         raise ValueError(f"'{text}' is not a duration; write e.g. '90s', '15m', '1h30m', '2d' or '1w'")
-    return float(sum(float(n) * _UNITS[u] for n, u in _PART.findall(s)))
+    seconds = float(sum(float(n) * _UNITS[u] for n, u in _PART.findall(s)))
+    if not seconds <= MAX_DURATION:
+        raise ValueError(f"duration '{text}' is longer than 1000 years; durations are limited to {MAX_DURATION_TEXT}")
+    return seconds
 
 
 def format_duration(seconds: float) -> str:

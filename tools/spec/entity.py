@@ -64,6 +64,10 @@ class IdSpec(SpecModel):
     @field_validator("format")
     @classmethod
     def _fmt(cls, v: str) -> str:
+        from tools.spec.names import id_format_problem
+
+        if (problem := id_format_problem(v)) is not None:  # before formatting: '{i:>2000000000}' is 2 GB
+            raise ValueError(problem)
         try:
             a, b = v.format(i=0), v.format(i=1)
         except (KeyError, IndexError, ValueError) as exc:

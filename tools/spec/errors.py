@@ -83,6 +83,8 @@ def problems_from_validation(exc: ValidationError, data: Any) -> list[tuple[str,
             msg = f"{msg.replace('Input should be', 'must be')} (got {err.get('input')!r})"
         elif err["type"] in ("int_parsing", "int_type", "int_from_float"):
             msg = f"must be a whole number (got {err.get('input')!r})"
+        elif err["type"] == "finite_number":
+            msg = f"must be a finite number, not {err.get('input')!r}"
         elif err["type"] in ("float_parsing", "float_type"):
             msg = f"must be a number (got {err.get('input')!r})"
         elif err["type"] == "union_tag_invalid":

@@ -21,12 +21,36 @@ _BINOPS = {
 }
 
 
+MAX_FORMULA_CHARS = 1000
+MAX_FORMULA_NODES = 400
+MAX_FORMULA_DEPTH = 40
+
+
+def _depth(tree: ast.AST) -> int:
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        deepest = max(deepest, d)
+        todo += [(c, d + 1) for c in ast.iter_child_nodes(node)]
+    return deepest
+
+
 def parse_formula(text: str) -> ast.expr:
-    """Parse and vet a formula; raises ValueError naming the offending part."""
+    """Parse and vet a formula; raises ValueError naming the offending part. Formulas are limited to
+    ``MAX_FORMULA_CHARS`` characters, ``MAX_FORMULA_NODES`` syntax nodes and ``MAX_FORMULA_DEPTH`` levels."""
+    short = text if len(text) <= 60 else text[:57] + "..."
+    if len(text) > MAX_FORMULA_CHARS:
+        raise ValueError(f"formula '{short}' is {len(text):,} characters long; formulas are limited to "
+                         f"{MAX_FORMULA_CHARS} (derive intermediate hidden measurements instead)")
     try:
         tree = ast.parse(text, mode="eval").body
     except SyntaxError as exc:
-        raise ValueError(f"formula '{text}' is not valid arithmetic ({exc.msg})") from exc
+        raise ValueError(f"formula '{short}' is not valid arithmetic ({exc.msg})") from exc
+    except (RecursionError, MemoryError):
+        raise ValueError(f"formula '{short}' is nested too deeply; simplify it") from None
+    if sum(1 for _ in ast.walk(tree)) > MAX_FORMULA_NODES or _depth(tree) > MAX_FORMULA_DEPTH:
+        raise ValueError(f"formula '{short}' has more than {MAX_FORMULA_NODES} terms or {MAX_FORMULA_DEPTH} levels "
+                         "of nesting; split it into hidden intermediate measurements")
     for node in ast.walk(tree):
         ok = isinstance(node, ast.BinOp | ast.UnaryOp | ast.Name | ast.Constant | ast.Call | ast.Load
                         | ast.operator | ast.unaryop)

@@ -39,10 +39,78 @@ _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:t
                                     list("tTfF"))
 
 
-def parse_spec_text(text: str, source: str = "<spec>") -> Spec:
-    """Validate YAML text into a Spec, or raise SpecError naming the path, line and fix."""
+MAX_SPEC_BYTES = 1_000_000
+MAX_NODES = 200_000  # YAML nodes after alias expansion: an alias bomb is refused before it is built
+MAX_DEPTH = 40
+
+
+def _node_budget(root: yaml.Node | None) -> str | None:
+    """Why the composed YAML is too big or too deep once aliases are expanded (None if it is fine);
+    counts each shared node once per reference without expanding anything."""
+    sizes: dict[int, int] = {}
+    depths: dict[int, int] = {}
+    active: set[int] = set()
+
+    def visit(node: yaml.Node) -> tuple[int, int]:  # iterative would be nicer; depth is capped below
+        key = id(node)
+        if key in sizes:
+            return sizes[key], depths[key]
+        if key in active:
+            raise _Refused("an alias refers to a node that contains it (a recursive alias); remove it")
+        if len(active) > MAX_DEPTH:
+            raise _Refused(f"nesting deeper than {MAX_DEPTH} levels; a spec never needs that")
+        active.add(key)
+        kids = ([c for kv in node.value for c in kv] if isinstance(node, yaml.MappingNode)
+                else node.value if isinstance(node, yaml.SequenceNode) else [])
+        size, depth = 1, 0
+        for k in kids:
+            s, d = visit(k)
+            size, depth = size + s, max(depth, d + 1)
+            if size > MAX_NODES:
+                raise _Refused(f"more than {MAX_NODES:,} YAML nodes once aliases (*name) are expanded; "
+                               "an alias bomb? write the values out or use fewer aliases")
+        active.discard(key)
+        sizes[key], depths[key] = size, depth
+        return size, depth
+
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        if root is not None:
+            visit(root)
+    except _Refused as exc:
+        return str(exc)
+    return None
+
+
+class _Refused(Exception):
+    pass
+
+
+def _load_yaml(text: str) -> Any:
+    loader = _StrictLoader(text)
+    try:
+        root = loader.get_single_node()
+        problem = _node_budget(root)
+        if problem:
+            raise _Refused(problem)
+        return None if root is None else loader.construct_document(root)
+    finally:
+        loader.dispose()
+
+
+def parse_spec_text(text: str, source: str = "<spec>") -> Spec:
+    """Validate YAML text into a Spec, or raise SpecError naming the path, line and fix.
+
+    Refuses, with a SpecError, text over ``MAX_SPEC_BYTES``, alias bombs (``MAX_NODES`` after
+    expansion) and nesting deeper than ``MAX_DEPTH``."""
+    if len(text.encode("utf-8", "replace")) > MAX_SPEC_BYTES:
+        raise SpecError(source, [("", f"is larger than {MAX_SPEC_BYTES // 1000} KB; a spec is a short YAML file "
+                                      "(data belongs in the generated bundle)")])
+    try:
+        data = _load_yaml(text)
+    except _Refused as exc:
+        raise SpecError(source, [("", f"refused: {exc}")]) from None
+    except RecursionError:
+        raise SpecError(source, [("", f"nesting deeper than {MAX_DEPTH} levels; a spec never needs that")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(unknown line)"
@@ -53,6 +121,9 @@ def parse_spec_text(text: str, source: str = "<spec>") -> Spec:
         raise SpecError(source, [("", "the spec must be a YAML mapping with at least 'name' and 'entities'")])
     try:
         return Spec.model_validate(data)
+    except RecursionError:
+        raise SpecError(source, [("", "a value is nested too deeply (a formula with thousands of terms?); "
+                                      "simplify it")]) from None
     except ValidationError as exc:
         problems = problems_from_validation(exc, data)
         raise SpecError(source, problems, nearest_lines(problems, yaml_lines(text))) from None
@@ -65,6 +136,8 @@ def load_spec(path: str | Path) -> Spec:
         raise SpecError(str(p), [("", "is a directory; give a spec YAML file or a pack name (`chronoeval packs`)")])
     if not p.is_file():
         raise SpecError(str(p), [("", "file not found; give a spec YAML path or a pack name (`chronoeval packs`)")])
+    if p.stat().st_size > MAX_SPEC_BYTES:
+        raise SpecError(str(p), [("", f"is larger than {MAX_SPEC_BYTES // 1000} KB; a spec is a short YAML file")])
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:

@@ -296,7 +296,9 @@ def _assembly_problems(spec: Spec, names: set[str]) -> Problems:
 
 def semantic_errors(spec: Spec) -> Problems:
     """All cross-field problems of a structurally valid spec (empty when the spec is sound)."""
-    out: Problems = []
+    from tools.spec.names import limit_problems, name_problems
+
+    out: Problems = name_problems(spec) + limit_problems(spec)
     names = [e.name for e in spec.entities]
     tables: list[str] = []
     for i, e in enumerate(spec.entities):
