@@ -126,6 +126,10 @@ def test_states_move_measurements_the_way_the_field_does(catalog):
     assert unplugged.scale == 1.0 and unplugged.worse >= 6  # warms towards ambient
     assert _effect(catalog, m("queue_size"), "degraded").scale > 1  # queues grow when a desk struggles
     assert _effect(catalog, m("card_transaction_amount"), "compromised").scale > 1  # fraud spends more
+    for engine in ("vehicle_fuel_rate", "engine_load", "engine_rpm"):
+        assert _effect(catalog, m(engine), "idle").scale == 0, engine  # parked: engine off
+    assert _effect(catalog, m("approval_rate"), "down").scale <= 0.2  # processor outage: nearly all decline
+    assert 0 < _effect(catalog, m("vehicle_fuel_level"), "moving").worse < 1  # one drive does not empty a tank
 
 
 def test_lifecycle_entities_end_in_terminal_states(catalog):
