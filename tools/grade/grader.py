@@ -1,35 +1,46 @@
 """Grade one agent response against a qa.jsonl record.
 
 Labels: ``correct``, ``incorrect`` or ``runtime_error`` (exception, timeout, empty output, garbage,
-refusal). When the rules cannot choose between rival candidates the grade is ``decided=False``;
-an injected judge (any callable with the signature of ``agents.judge.grade_response``) then
-decides, else the response counts as incorrect and is listed as undecided.
+refusal), each with a reason code (tools.grade.reasons). When the rules cannot choose between rival
+candidates the grade is ``decided=False``; an injected judge (any callable with the signature of
+``agents.judge.grade_undecided``) then decides and the grade says ``graded_by="judge"``; without a
+judge the response counts as incorrect and is listed as undecided.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tools.grade import scalars, structured
+from tools.grade import ids, scalars, structured
+from tools.grade.tables import split_code
 from tools.grade.text import is_garbage, is_refusal, strip_markup
 
 Label = Literal["correct", "incorrect", "runtime_error"]
-# judge(question, expected, answer_type, tolerance, response) -> object with .verdict/.reason,
-# or a (verdict, reason) tuple; verdict is "correct" or "incorrect".
+# judge(question, expected, answer_type, tolerance, response[, undecided_reason=...]) -> object with
+# .verdict/.reason, or a (verdict, reason) tuple; verdict is "correct" or "incorrect".
 Judge = Callable[..., Any]
 
 _DURATION_TEMPLATES = {"state_duration", "avg_time_between", "first_passage_time"}
+_CLARIFY = re.compile(r"^\W*(?:do|does|did|should|would|could|can|shall|which|what|by|are|is|how)\b[^.!\n]{3,200}\?",
+                      re.I)
+_CHART = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[(?:chart|plotly figure|figure|image)[^\]]*\]|\b(?:chart|plot|graph)\b",
+                    re.I)
+_MAX_CHARS = 200_000  # grading stays bounded in time on huge replies; the answer is never beyond this
 
 
 class Grade(BaseModel):
-    """The grade of one response: label, Genie-style detail, parsed value, set F1, and who decided."""
+    """The grade of one response: label, reason code, Genie-style detail, parsed value, set F1, and who
+    decided."""
 
     label: Label
     detail: str = ""
+    reason: str = ""
     decided: bool = True
     graded_by: Literal["rules", "judge", "none"] = "rules"
     parsed: Any = None
@@ -53,28 +64,24 @@ def response_text(response: Any) -> str:
 
 def _match(record: dict, text: str) -> scalars.Verdict:
     t, exp, tol = record["answer_type"], record["answer"], dict(record.get("tolerance") or {})
-    q, naive = record.get("question", ""), record.get("naive_answer")
-    if exp is None:
-        return scalars.Verdict(False, False, "the record has no answer")
-    if t == "number":
-        return scalars.match_number(text, exp, tol, answer_text=record.get("answer_text", ""), question=q, naive=naive)
-    if t == "integer":
-        return scalars.match_number(text, exp, {"abs": max(tol.get("abs", 0.0), 0.0), "rel": tol.get("rel", 0.0)},
-                                    question=q, naive=naive)
+    q = record.get("question", "")
+    if t in ("number", "integer"):
+        return scalars.match_number(text, record)
     if t == "duration":
-        return scalars.match_duration(text, exp, tol, question=q, naive=naive)
+        return scalars.match_duration(text, record)
     if t == "boolean":
-        return scalars.match_boolean(text, exp, tol, question=q)
+        return scalars.match_boolean(text, record)
     if t == "timestamp":
-        return scalars.match_timestamp(text, exp, tol)
+        return ids.match_timestamp(text, exp, tol)
     if t == "entity":
-        return scalars.match_entity(text, exp, question=q)
+        return ids.match_entity(text, exp, question=q)
     if t == "label":
-        return scalars.match_label(text, exp)
+        return ids.match_label(text, exp, question=q)
     if t == "entity_list":
         return structured.match_entity_list(text, exp, question=q)
     if t == "mapping":
-        return structured.match_mapping(text, exp, tol, durations_=record.get("template") in _DURATION_TEMPLATES)
+        return structured.match_mapping(text, exp, tol, durations_=record.get("template") in _DURATION_TEMPLATES,
+                                        question=q)
     if t == "ranking":
         return structured.match_ranking(text, exp, tol, question=q)
     if t == "table":
@@ -82,38 +89,62 @@ def _match(record: dict, text: str) -> scalars.Verdict:
     raise ValueError(f"unknown answer_type {t!r} in record {record.get('id')}")
 
 
-def _ask_judge(judge: Judge, record: dict, text: str) -> tuple[str, str]:
-    out = judge(record["question"], record["answer"], record["answer_type"], record.get("tolerance"), text)
-    if isinstance(out, tuple):
-        return str(out[0]), str(out[1])
-    return str(out.verdict), str(getattr(out, "reason", ""))
+def _non_answer(raw: str, text: str, v: scalars.Verdict) -> Grade | None:
+    """A question back, or a chart with no readable answer, is incorrect (not undecided)."""
+    if _CLARIFY.match(raw.strip()) and "answer" not in raw.lower()[:40]:
+        return Grade(label="incorrect", detail="asks a clarifying question instead of answering",
+                     reason="clarifying_question")
+    if v.reason in ("no_answer", "no_candidate", "not_a_yes_no") and _CHART.search(raw):
+        return Grade(label="incorrect", detail="only a chart, no answer stated", reason="chart_only")
+    return None
 
 
 def grade_response(record: dict, response: Any, *, error: str | None = None, judge: Judge | None = None) -> Grade:
     """Grade ``response`` (text, dict or None) to ``record``; ``error`` is the adapter's error
     (exception, timeout) and makes the grade a runtime_error."""
     if error:
-        return Grade(label="runtime_error", detail=error)
-    raw = response_text(response)
+        return Grade(label="runtime_error", detail=error, reason="adapter_error")
+    raw = response_text(response)[:_MAX_CHARS]
     if not raw.strip():
-        return Grade(label="runtime_error", detail="empty response")
+        return Grade(label="runtime_error", detail="empty response", reason="empty")
     if is_garbage(raw):
-        return Grade(label="runtime_error", detail="garbage output (no readable answer)")
+        return Grade(label="runtime_error", detail="garbage output (no readable answer)", reason="garbage")
     if is_refusal(raw):
-        return Grade(label="runtime_error", detail="refusal")
-    v = _match(record, strip_markup(raw) if record["answer_type"] != "table" else raw)
+        return Grade(label="runtime_error", detail="refusal", reason="refusal")
+    if record.get("answer") is None:
+        return Grade(label="incorrect", detail="the record has no answer", reason="no_answer")
+    text, _ = split_code(raw)
+    text = strip_markup(text)
+    v = _match(record, text)
+    early = _non_answer(raw, text, v)
+    if early is not None and not (v.decided and v.correct):
+        return early
     if v.decided:
-        return Grade(label="correct" if v.correct else "incorrect", detail=v.detail, parsed=_jsonable(v.parsed), f1=v.f1)
+        return Grade(label="correct" if v.correct else "incorrect", detail=v.detail, reason=v.reason,
+                     parsed=_jsonable(v.parsed), f1=v.f1)
     if judge is not None:
         try:
-            verdict, reason = _ask_judge(judge, record, raw)
+            verdict, reason = _ask_judge(judge, record, raw, f"{v.reason}: {v.detail}")
         except Exception as exc:  # a failing judge leaves the case undecided, never crashes a run
-            return Grade(label="incorrect", detail=f"undecided: {v.detail}; judge failed: {exc}", decided=False,
-                         graded_by="none", parsed=_jsonable(v.parsed))
+            return Grade(label="incorrect", detail=f"undecided: {v.detail}; judge failed: {exc}", reason="judge_failed",
+                         decided=False, graded_by="none", parsed=_jsonable(v.parsed))
         label: Label = "correct" if verdict == "correct" else "incorrect"
-        return Grade(label=label, detail=f"judge: {reason}", graded_by="judge", parsed=_jsonable(v.parsed))
-    return Grade(label="incorrect", detail=f"undecided: {v.detail}", decided=False, graded_by="none",
-                 parsed=_jsonable(v.parsed))
+        return Grade(label=label, detail=f"judge: {reason} (rules undecided: {v.detail})", reason=f"judge_{label}",
+                     graded_by="judge", parsed=_jsonable(v.parsed))
+    return Grade(label="incorrect", detail=f"undecided: {v.detail}", reason=v.reason or "several_candidates",
+                 decided=False, graded_by="none", parsed=_jsonable(v.parsed))
+
+
+def _ask_judge(judge: Judge, record: dict, text: str, why: str) -> tuple[str, str]:
+    args = (record["question"], record["answer"], record["answer_type"], record.get("tolerance"), text)
+    try:
+        takes_reason = "undecided_reason" in inspect.signature(judge).parameters
+    except (TypeError, ValueError):
+        takes_reason = False
+    out = judge(*args, undecided_reason=why) if takes_reason else judge(*args)
+    if isinstance(out, tuple):
+        return str(out[0]), str(out[1])
+    return str(out.verdict), str(getattr(out, "reason", ""))
 
 
 def _jsonable(v: Any) -> Any:

@@ -1,31 +1,25 @@
-"""Matchers for scalar answers: numbers (with units), integers, durations, booleans, timestamps,
-entities and labels. Each returns a :class:`Verdict`; ``decided=False`` means the text holds
-rival candidates the rules cannot choose between."""
+"""Matchers for numbers (with units), integers, durations and booleans. Each returns a
+:class:`Verdict` with a reason code (tools.grade.reasons); ``decided=False`` means the text holds rival
+candidates the rules cannot choose between (they go to the judge when one is configured)."""
 
 from __future__ import annotations
 
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
-from tools.grade.text import (
-    Num,
-    answer_region,
-    bold_segments,
-    mask_dates,
-    norm_label,
-    numbers,
-    question_numbers,
-)
-from tools.grade.units import durations, expected_unit, unit_of
+from tools.grade.candidates import Cand, column_kinds, scalar_candidates, tables_of
+from tools.grade.text import answer_region, bold_segments, is_empty_result, mask_dates, numbers
+
+_HEDGE = re.compile(r"\b(?:either|depending|could be|might be|may be|would be|candidates?|not sure which|could not "
+                    r"decide|cannot decide|alternatively|if you (?:count|include|exclude))\b|\bor\b", re.I)
 
 
 @dataclass
 class Verdict:
-    """Outcome of one matcher: correct or not, whether the rules could decide, a Genie-style detail,
-    the value read from the response and, for sets, the F1 score."""
+    """Outcome of one matcher: correct or not, whether the rules could decide, a reason code, a
+    Genie-style detail, the value read from the response and, for sets, the F1 score."""
 
     correct: bool
     decided: bool = True
@@ -33,6 +27,7 @@ class Verdict:
     parsed: Any = None
     f1: float | None = None
     extra: dict = field(default_factory=dict)
+    reason: str = ""
 
 
 def within(got: float, expected: float, tol: dict) -> bool:
@@ -42,138 +37,131 @@ def within(got: float, expected: float, tol: dict) -> bool:
 
 
 def focus_texts(text: str) -> list[str]:
-    """Narrower places the answer is likely stated, best first: after an 'Answer:' marker, bold text,
-    the last non-empty line."""
+    """Narrower places the answer is stated, best first: after an 'Answer:' marker, then bold text."""
     out = []
     region = answer_region(text)
     if region:
         out.append(region)
     out.extend(bold_segments(text))
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if len(lines) > 1:
-        out.append(lines[-1])
     return out
 
 
-def _decide(cands: list, ok, text_for_focus: list[str], reparse) -> tuple[bool | None, list]:
-    """All candidates agree -> that verdict; else retry on the focus texts; else None (undecided)."""
-    if not cands:
-        return None, cands
-    verdicts = {ok(c) for c in cands}
-    if len(verdicts) == 1:
-        return verdicts.pop(), cands
-    for t in text_for_focus:
-        sub = reparse(t)
-        if sub and len({ok(c) for c in sub}) == 1:
-            return ok(sub[0]), sub
-    return None, cands
-
-
-def _number_value(n: Num, exp_unit: str) -> float:
-    """The number in the expected unit when both units share a dimension ('0.0197 s' -> 19.7 ms)."""
-    got, want = unit_of(n.unit), unit_of(exp_unit)
-    if got and want and got[0] == want[0] and got[1] != want[1]:
-        return n.value * got[1] / want[1]
-    return n.value
-
-
-def _candidates(text: str, question: str) -> list[Num]:
-    nums = numbers(text)
-    qnums = question_numbers(question)
-    kept = [n for n in nums if round(n.value, 9) not in qnums]
-    return kept or nums
-
-
-def match_number(text: str, expected: float, tol: dict, *, answer_text: str = "", question: str = "",
-                 naive: Any = None) -> Verdict:
-    """A number in the expected unit within tolerance; other numbers of the text must agree."""
-    unit = expected_unit(answer_text)
-
-    def ok(n: Num) -> bool:
-        return within(_number_value(n, unit), float(expected), tol)
-
-    cands = _candidates(text, question)
-    if not cands and says_none(text):
-        cands = [Num(0.0, "", False, 0, 0)]
-    verdict, used = _decide(cands, ok, focus_texts(text), lambda t: _candidates(t, question))
-    if verdict is None:
-        if not cands:
-            return Verdict(False, False, "no number found in the response")
-        return Verdict(False, False, "several different numbers; cannot tell which is the answer",
-                       [n.value for n in cands])
-    got = _number_value(used[0], unit)
-    if verdict:
-        return Verdict(True, True, "", got)
-    if any(ok(n) for n in numbers(text)):  # the right value is there, but only as a number the question has
-        return Verdict(False, False, "the expected value appears only where the question's own numbers are "
-                       "repeated", [n.value for n in numbers(text)])
-    return Verdict(False, True, _wrong_number_detail(used[0], got, float(expected), tol, naive), got)
-
-
-_NONE = re.compile(r"\b(?:no|none|zero|nothing|not any)\b", re.I)
+_NONE = re.compile(r"\b(?:no|none|zero|nothing|not any|not a single|no one|nobody)\b|\bempty (?:result|set|list)\b|"
+                   r"returned no rows", re.I)
 
 
 def says_none(text: str) -> bool:
-    """A response that states nothing was found ('There were no such sessions', 'No incident found')."""
-    return bool(_NONE.search(text))
+    """A response that states nothing was found ('There were no such sessions', '[]', 'None.')."""
+    return is_empty_result(text) or bool(_NONE.search(text))
 
 
-def _wrong_number_detail(n: Num, got: float, expected: float, tol: dict, naive: Any) -> str:
+def _reading(text: str, record: dict, kind: str) -> list[Cand]:
+    if kind == "integer" and re.match(r"^\W*(?:no|none|zero|nobody|not a single|not any)\b", text, re.I):
+        return [Cand(0.0, "none")]
+    cands, _ = scalar_candidates(text, record, kind)
+    if not cands and kind != "duration" and says_none(text):
+        return [Cand(0.0, "none")]
+    if not cands and kind == "duration" and says_none(text) and not numbers(text):
+        return [Cand(0.0, "none")]
+    return cands
+
+
+def _decide(text: str, record: dict, kind: str, ok) -> Verdict:
+    cands = _reading(text, record, kind)
+    if not cands:
+        return Verdict(False, True, "no value stated in the response", None, reason="no_answer")
+    for f in focus_texts(text):
+        sub = _reading(f, record, kind)
+        if sub and len({ok(c.value) for c in sub}) == 1:
+            return _verdict(sub, ok, record, "focus")
+    if len({ok(c.value) for c in cands}) == 1:
+        return _verdict(cands, ok, record, cands[0].how)
+    values = sorted({round(c.value, 9) for c in cands})
+    if _HEDGE.search(mask_dates(text)):
+        return Verdict(False, True, f"hedges between several values: {values[:6]}", values, reason="hedged")
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) > 1:
+        sub = _reading(lines[-1], record, kind)
+        if sub and len({ok(c.value) for c in sub}) == 1:
+            return _verdict(sub, ok, record, "last line")
+    return Verdict(False, False, "several different values; cannot tell which is the answer", values,
+                   reason="several_candidates")
+
+
+def _verdict(cands: list[Cand], ok, record: dict, how: str) -> Verdict:
+    got = cands[0].value
+    reason = {"table": "table_cell", "table_row_count": "list_count", "none": "none_means_zero",
+              "focus": "marked_answer"}.get(how, "stated_value")
+    if ok(got):
+        return Verdict(True, True, "", got, reason=reason)
+    exp, tol, naive = float(_scalar(record["answer"])), record.get("tolerance") or {}, record.get("naive_answer")
     if isinstance(naive, int | float) and not isinstance(naive, bool) and within(got, float(naive), tol):
-        return f"wrong value: {got:g} is the naive (stateless) reading; expected {expected:g}"
+        return Verdict(False, True, f"wrong value: {got:g} is the naive (stateless) reading; expected {exp:g}", got,
+                       reason="naive_reading")
     for factor in (100.0, 0.01, 1e3, 1e-3, 60.0, 1 / 60, 3600.0, 1 / 3600):
-        if within(got * factor, expected, tol):
-            return f"wrong unit: {got:g}{(' ' + n.unit) if n.unit else ''} is the expected value in another unit"
-    return f"wrong value: got {got:g}, expected {expected:g}"
+        if within(got * factor, exp, tol):
+            return Verdict(False, True, f"wrong unit: {got:g} is the expected value in another unit", got,
+                           reason="wrong_unit")
+    if how == "table_row_count":
+        return Verdict(False, True, f"wrong value: {got:g} entities listed, expected {exp:g}", got,
+                       reason="wrong_count")
+    return Verdict(False, True, f"wrong value: got {got:g}, expected {exp:g}", got, reason="wrong_value")
 
 
-def match_duration(text: str, expected: float, tol: dict, *, question: str = "", naive: Any = None) -> Verdict:
-    """A duration in any common format (or a bare number of seconds) within tolerance."""
-    def parse(t: str) -> list[float]:
-        found = [d for d, _, _ in durations(mask_dates_keep_clock(t))]
-        if found:
-            return found
-        return [n.value for n in _candidates(t, question) if not n.unit or n.unit.startswith("s")]
-
-    def ok(v: float) -> bool:
-        return within(v, float(expected), tol)
-
-    cands = parse(text)
-    if not cands and says_none(text):
-        cands = [0.0]
-    verdict, used = _decide(cands, ok, focus_texts(text), parse)
-    if verdict is None:
-        return Verdict(False, False, "no duration found" if not cands else "several different durations", cands)
-    if verdict:
-        return Verdict(True, True, "", used[0])
-    got = used[0]
-    if isinstance(naive, int | float) and within(got, float(naive), tol):
-        return Verdict(False, True, f"wrong value: {got:g} s is the naive (stateless) reading", got)
-    return Verdict(False, True, f"wrong value: got {got:g} s, expected {float(expected):g} s", got)
+def _scalar(v: Any) -> float:
+    return float(v["value"]) if isinstance(v, dict) else float(v)
 
 
-def mask_dates_keep_clock(text: str) -> str:
-    """Mask calendar dates but keep 'hh:mm:ss' (a clock-style duration)."""
-    return re.sub(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",
-                  lambda m: " " * len(m.group(0)), text)
+def match_number(text: str, record: dict) -> Verdict:
+    """A number (integer for ``answer_type`` integer) in the expected unit within tolerance."""
+    exp, tol = float(record["answer"]), dict(record.get("tolerance") or {})
+    return _decide(text, record, "integer" if record["answer_type"] == "integer" else "number",
+                   lambda v: within(v, exp, tol))
+
+
+def match_duration(text: str, record: dict) -> Verdict:
+    """A duration in any common format (or a bare number in the unit the question asks, else seconds)."""
+    exp, tol = float(record["answer"]), dict(record.get("tolerance") or {})
+    return _decide(text, record, "duration", lambda v: within(v, exp, tol))
 
 
 _YES = re.compile(r"^\W*(yes|true|correct|affirmative|indeed)\b", re.I)
-_NO = re.compile(r"^\W*(no|false|none|not|nope|never)\b", re.I)
-_NEG = re.compile(r"\b(?:did not|didn't|does not|doesn't|was not|wasn't|were not|weren't|there (?:is|was|were|are) no|"
-                  r"no (?:such|sensor|reading|session|entity)|none of)\b", re.I)
-# 'Yes'/'No' standing alone ('Based on the data, Yes (ratio 3.2)'), not 'no readings'
+_NO = re.compile(r"^\W*(no|false|none|not|nope|never|zero)\b", re.I)
+_NEG = re.compile(r"\b(?:did not|didn't|does not|doesn't|was not|wasn't|were not|weren't|is not|isn't|there (?:is|was|"
+                  r"were|are) no|no \w+(?: \w+)? (?:exceeded|reported|went|had|was|were|did|dropped|fell|reached)|"
+                  r"none of|not a single|never|0 \w+ (?:exceeded|reported|went|had))\b", re.I)
 _YESNO_WORD = re.compile(r"\b(yes|no)\b(?=\s*(?:[(\-,.;:!]|$))", re.I | re.M)
-_POS = re.compile(r"\b(?:there (?:is|was|were|are) (?:at least|some|an?|\d)|did have|does have)\b", re.I)
+_POS = re.compile(r"\b(?:there (?:is|was|were|are) (?:at least|some|an?|\d)|did have|does have|so yes|[1-9]\d* \w+ "
+                  r"(?:exceeded|reported|went|had|did))\b", re.I)
+
+
+def _table_bool(text: str) -> bool | None:
+    for t in tables_of(text):
+        kinds = column_kinds(t)
+        flags = [i for i, k in enumerate(kinds) if k == "flag" and len(t.rows) == 1]
+        vals = {t.rows[0][i].strip().lower() in ("true", "1") for i in flags}
+        if len(vals) == 1:
+            return vals.pop()
+    m = re.search(r'"(?:answer|value|result)"\s*:\s*"?(yes|no|true|false)"?', text, re.I)
+    if m:
+        return m.group(1).lower() in ("yes", "true")
+    m = re.search(r'^\s*\{\s*"\w+"\s*:\s*(true|false)\b', text, re.I)
+    return None if not m else m.group(1).lower() == "true"
 
 
 def read_bool(text: str) -> bool | None:
-    """Yes/no from the opening word, else from an unambiguous affirmative or negative phrase."""
+    """Yes/no from the opening word, a True/False cell, or an unambiguous affirmative/negative phrase."""
     for t in [*focus_texts(text)[:1], text]:
         if _YES.search(t):
             return True
         if _NO.search(t):
             return False
+    tb = _table_bool(text)
+    if tb is not None:
+        return tb
+    last = [ln for ln in text.splitlines() if ln.strip()]
+    if last and re.fullmatch(r"\W*(true|false)\W*", last[-1], re.I):
+        return last[-1].strip().lower().startswith("t")
     standalone = {m.group(1).lower() for m in _YESNO_WORD.finditer(text)}
     if len(standalone) == 1:
         return standalone.pop() == "yes"
@@ -182,105 +170,69 @@ def read_bool(text: str) -> bool | None:
 
 
 _RATIO = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?:x|×|times)\b|(?:factor|ratio)(?:\s+(?:of|is|was|=))?\s*[:=]?\s*"
-                    r"(?P<m>\d+(?:\.\d+)?)", re.I)
+                    r"(?P<m>\d+(?:\.\d+)?)|\"ratio\"\s*:\s*(?P<j>\d+(?:\.\d+)?)", re.I)
 
 
-def match_boolean(text: str, expected: Any, tol: dict, *, question: str = "") -> Verdict:
-    """Yes/no, with the supporting figure ('Yes - 3.7x higher') when the answer carries one."""
-    want = expected["value"] if isinstance(expected, dict) else bool(expected)
-    got = read_bool(text)
-    if got is None:
-        return Verdict(False, False, "no yes/no found in the response")
-    if got != want:
-        return Verdict(False, True, f"wrong value: answered {'yes' if got else 'no'}", got)
-    figures = {k: v for k, v in (expected.items() if isinstance(expected, dict) else []) if k != "value"}
-    for name, value in figures.items():
-        ratios = [float(m.group("n") or m.group("m")) for m in _RATIO.finditer(mask_dates(text))]
-        cands = ratios or [n.value for n in _candidates(text, question)]
-        if not cands:
-            return Verdict(False, True, f"missing value: the {name} is not given", got)
-        hits = {within(c, float(value), tol) for c in cands}
-        if hits == {True}:
-            continue
-        if hits == {False}:
-            return Verdict(False, True, f"wrong value: {name} {cands[0]:g}, expected {float(value):g}", got)
-        return Verdict(False, False, f"several candidate values for the {name}", cands)
-    return Verdict(True, True, "", got)
-
-
-def match_timestamp(text: str, expected: str, tol: dict) -> Verdict:
-    """An ISO-8601 (or 'YYYY-MM-DD hh:mm[:ss]') instant equal to the expected one within tolerance."""
-    want = datetime.fromisoformat(expected.replace("Z", "+00:00"))
-    found = []
-    for m in re.finditer(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", text):
-        ts = datetime.fromisoformat(m.group(0).replace("Z", "+00:00"))
-        found.append(ts if ts.tzinfo else ts.replace(tzinfo=UTC))
-    if not found:
-        return Verdict(False, False, "no timestamp found")
-    oks = {abs((t - want).total_seconds()) <= max(float(tol.get("abs", 0)), 0.5) for t in found}
-    if len(oks) > 1:
-        return Verdict(False, False, "several different timestamps", [t.isoformat() for t in found])
-    return Verdict(oks.pop(), True, "" if found[0] == want else f"wrong value: {found[0].isoformat()}", found[0].isoformat())
-
-
-def id_shape(value: str) -> re.Pattern | None:
-    """A regex for ids shaped like ``value`` ('CELL_62' -> CELL_<digits>), None for plain words."""
-    m = re.fullmatch(r"(?P<p>.*?[^\d])(?P<d>\d+)", str(value))
-    if not m:
-        return None
-    return re.compile(rf"(?<![\w.]){re.escape(m.group('p'))}(\d+)(?![\w.]*\w)", re.I)
-
-
-def canon_id(s: str) -> str:
-    """'cell_062' and 'CELL_62' are one id: upper-case prefix, digits without leading zeros."""
-    m = re.fullmatch(r"(.*?[^\d])(\d+)", s.strip())
-    return f"{m.group(1).upper()}{int(m.group(2))}" if m else norm_label(s)
-
-
-def ids_in(text: str, examples: list[str], question: str = "") -> list[str]:
-    """Ids shaped like the examples found in ``text`` (in order, de-duplicated), minus ids the
-    question itself names; plain-word labels are found by exact mention."""
-    shapes = {p.pattern: p for p in (id_shape(e) for e in examples) if p is not None}
-    found: list[tuple[int, str]] = []
-    for p in shapes.values():
-        found += [(m.start(), canon_id(m.group(0))) for m in p.finditer(text)]
-    for e in examples:
-        if id_shape(e) is None:
-            pat = re.compile(rf"(?<![\w]){re.escape(norm_label(e))}(?![\w])")
-            found += [(m.start(), norm_label(e)) for m in pat.finditer(norm_label(text))]
-    in_question = set(ids_in(question, examples)) if question else set()
-    out: list[str] = []
-    for _, i in sorted(found):
-        if i not in out and i not in in_question:
-            out.append(i)
+def _figures(text: str, name: str) -> list[float]:
+    out = [float(m.group("n") or m.group("m") or m.group("j")) for m in _RATIO.finditer(mask_dates(text))]
+    for t in tables_of(text):
+        for i, h in enumerate(t.headers):
+            if name in h.lower() and len(t.rows) == 1:
+                try:
+                    out.append(float(t.rows[0][i]))
+                except ValueError:
+                    pass
     return out
 
 
-def match_entity(text: str, expected: Any, *, question: str = "") -> Verdict:
-    """One entity id (or a composite key whose every value must appear)."""
-    if isinstance(expected, dict):
-        missing = [str(v) for v in expected.values() if norm_label(v) not in norm_label(text)]
-        return Verdict(not missing, True, f"missing key parts: {missing}" if missing else "", None)
-    cands = ids_in(text, [str(expected)], question)
-    want = canon_id(str(expected)) if id_shape(str(expected)) else norm_label(expected)
-    if not cands:
-        return Verdict(False, id_shape(str(expected)) is not None, "no entity id found in the response")
-    if len(cands) == 1:
-        return Verdict(cands[0] == want, True, "" if cands[0] == want else f"wrong value: {cands[0]}", cands[0])
-    for t in focus_texts(text):
-        sub = ids_in(t, [str(expected)], question)
-        if len(sub) == 1:
-            return Verdict(sub[0] == want, True, "" if sub[0] == want else f"wrong value: {sub[0]}", sub[0])
-    return Verdict(False, False, "several entity ids; cannot tell which is the answer", cands)
+def match_boolean(text: str, record: dict) -> Verdict:
+    """Yes/no, with the supporting figure ('No (ratio 1.15)') when the answer carries one; a response
+    with no yes/no that states something else ('I think the answer is 42') is incorrect."""
+    expected, tol, q = record["answer"], dict(record.get("tolerance") or {}), record.get("question", "")
+    want = expected["value"] if isinstance(expected, dict) else bool(expected)
+    got = read_bool(text)
+    cmp_q = re.search(r"\b(higher|lower|more|less|greater|smaller)\b", q)
+    cmp_a = re.match(r"^\W*(higher|lower|more|less|greater|smaller)\b", text, re.I)
+    if got is None and cmp_q and cmp_a:
+        got = cmp_a.group(1).lower() == cmp_q.group(1)
+    if got is None:
+        got = _implied_bool(text, q)
+    if got is None:
+        figures_only = isinstance(expected, dict) and _figures(text, "ratio")
+        if numbers(mask_dates(text)) or figures_only or len(text.split()) <= 12:
+            return Verdict(False, True, "no yes/no in the response", None, reason="not_a_yes_no")
+        return Verdict(False, False, "no yes/no found in the response", None, reason="no_yes_no")
+    if got != want:
+        return Verdict(False, True, f"wrong value: answered {'yes' if got else 'no'}", got, reason="wrong_yes_no")
+    figures = {k: v for k, v in (expected.items() if isinstance(expected, dict) else []) if k != "value"}
+    for name, value in figures.items():
+        cands = _figures(text, name)
+        if not cands:
+            return Verdict(False, True, f"missing value: the {name} is not given", got, reason="missing_figure")
+        hits = {within(c, float(value), tol) for c in cands}
+        if hits == {False}:
+            return Verdict(False, True, f"wrong value: {name} {cands[0]:g}, expected {float(value):g}", got,
+                           reason="wrong_figure")
+        if hits != {True}:
+            return Verdict(False, False, f"several candidate values for the {name}", cands, reason="several_candidates")
+    return Verdict(True, True, "", got, reason="yes_no" if not figures else "yes_no_and_figure")
 
 
-def match_label(text: str, expected: str) -> Verdict:
-    """A label: the whole (short) response or its answer line names it."""
-    want = norm_label(expected)
-    for t in [*focus_texts(text), text]:
-        got = norm_label(t).strip(" .!")
-        if got == want:
-            return Verdict(True, True, "", got)
-    if len(norm_label(text).split()) <= 4:
-        return Verdict(False, True, f"wrong value: {norm_label(text)}", norm_label(text))
-    return Verdict(False, False, "label not stated on its own", None)
+def _implied_bool(text: str, question: str) -> bool | None:
+    """'The minimum pressure was 1,004.2 hPa' to 'any reading below 1,008.5 hPa?': one stated extreme
+    compared with the question's threshold."""
+    m = re.search(r"\b(below|under|less than|above|over|exceed|more than|greater than)\s+([\d,]+(?:\.\d+)?)", question)
+    if not m:
+        return None
+    thr = float(m.group(2).replace(",", ""))
+    low = m.group(1) in ("below", "under", "less than")
+    ext = re.search(r"\b(minimum|lowest|min|maximum|highest|max)\b[^.\d]{0,60}?([\d,]+(?:\.\d+)?)", text, re.I)
+    if not ext:
+        return None
+    v = float(ext.group(2).replace(",", ""))
+    is_min = ext.group(1).lower() in ("minimum", "lowest", "min")
+    if low and is_min:
+        return v < thr
+    if not low and not is_min:
+        return v > thr
+    return None

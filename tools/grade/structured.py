@@ -1,15 +1,22 @@
 """Matchers for structured answers: entity lists (set match, F1), mappings (per key within
-tolerance), rankings (order and values) and tables (rows as a multiset). They read JSON, markdown
-tables, numbered lists and inline 'a=1, b=2' prose alike."""
+tolerance, no extra keys), rankings (order, values, no extra rows) and tables (rows as a multiset).
+They read JSON / JSONL records, markdown and plain-text tables, DataFrame and Series printouts,
+numbered lists, inline 'a=1, b=2' prose and "A and B had 1 and 2 respectively"."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from tools.grade.scalars import Verdict, canon_id, id_shape, ids_in, says_none, within
-from tools.grade.text import mask_dates, norm_label, numbers, parse_json_payload
-from tools.grade.units import durations
+from tools.grade.candidates import _column_score, _num_cell, column_kinds, header_unit, tables_of
+from tools.grade.ids import canon_id, id_shape, ids_in
+from tools.grade.question import analyse
+from tools.grade.scalars import Verdict, says_none, within
+from tools.grade.tables import Table, json_values
+from tools.grade.text import mask_dates, norm_label, numbers
+from tools.grade.units import durations, unit_of
+
+_SUMMARY_KEYS = {"total", "all", "overall", "sum", "grand total"}
 
 
 def _f1(got: set, want: set) -> float:
@@ -19,170 +26,267 @@ def _f1(got: set, want: set) -> float:
     return 0.0 if tp == 0 else 2 * tp / (len(got) + len(want))
 
 
+def _canon(x: Any) -> str:
+    return canon_id(str(x)) if id_shape(str(x)) else norm_label(x)
+
+
 def match_entity_list(text: str, expected: list, *, question: str = "") -> Verdict:
     """Set match of ids; missing and extra rows are listed and the F1 score recorded."""
-    want = {canon_id(str(e)) if id_shape(str(e)) else norm_label(e) for e in expected}
-    payload = parse_json_payload(text)
-    if isinstance(payload, list) and all(isinstance(x, str | int) for x in payload):
-        got = {canon_id(str(x)) if id_shape(str(x)) else norm_label(x) for x in payload}
-    else:
-        got = set(ids_in(text, [str(e) for e in expected], question))
-    if not expected and re.search(r"\b(none|no (?:\w+ )?(?:entities|sensors|cells|hosts|users|sessions|ids?)|empty)\b", text, re.I):
+    want = {_canon(e) for e in expected}
+    examples = [str(e) for e in expected] or ["SENSOR_1"]
+    got = set(ids_in(text, examples, question))
+    if not got and (says_none(text) or not text.strip("[] \n")):
         got = set()
     elif not got:
-        return Verdict(False, not bool(expected) or any(id_shape(str(e)) for e in expected),
-                       "no entity ids found in the response", [], 0.0 if expected else 1.0)
+        return Verdict(False, False, "no entity ids found in the response", [], 0.0 if expected else 1.0,
+                       reason="no_candidate")
+    if not expected and not got:
+        return Verdict(True, True, "", [], 1.0, reason="none_as_expected")
     missing, extra = sorted(want - got), sorted(got - want)
     parts = [f"missing rows: {', '.join(missing)}" if missing else "", f"extra rows: {', '.join(extra)}" if extra else ""]
-    return Verdict(got == want, True, "; ".join(p for p in parts if p), sorted(got), _f1(got, want))
+    reason = "same_set" if got == want else ("extra_keys" if extra else "missing_keys")
+    return Verdict(got == want, True, "; ".join(p for p in parts if p), sorted(got), _f1(got, want), reason=reason)
 
 
-def _value_in(segment: str, dur: bool) -> float | None:
-    if dur:
-        ds = durations(segment)
-        if ds:
-            return ds[0][0]
-    nums = numbers(segment)
-    return nums[0].value if nums else None
+def _value(v: Any, dur: bool, header: str = "") -> float | None:
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, int | float):
+        x = float(v)
+    else:
+        s = str(v)
+        if dur:
+            ds = durations(s)
+            if ds and not re.fullmatch(r"\s*[-\d.,]+\s*", s):
+                return ds[0][0]
+        x = _num_cell(s)
+        if x is None:
+            nums = numbers(s)
+            x = nums[0].value if nums else None
+        if x is None:
+            return None
+    hu = header_unit(header)
+    if dur and hu and unit_of(hu) and unit_of(hu)[0] == "time":
+        return x * unit_of(hu)[1]
+    return x
 
 
-def _pairs_from_payload(payload: Any) -> list[tuple[str, Any]] | None:
-    if isinstance(payload, dict):
-        if "columns" in payload and "rows" in payload:
-            return [(str(r[0]), r[1]) for r in payload["rows"] if len(r) >= 2]
-        return [(str(k), v) for k, v in payload.items()]
-    if isinstance(payload, list) and payload and all(isinstance(x, list | tuple | dict) for x in payload):
-        out = []
-        for x in payload:
-            vals = list(x.values()) if isinstance(x, dict) else list(x)
-            if len(vals) >= 2:
-                out.append((str(vals[0]), vals[1]))
-        return out
+def _table_pairs(t: Table, keys: list[str], question: str, dur: bool) -> list[tuple[str, float | None]] | None:
+    """(key, value) per row: the column holding the expected keys and the best value column."""
+    kinds = column_kinds(t)
+    wanted = {norm_label(k) for k in keys}
+    key_cols = [i for i, k in enumerate(kinds) if k in ("text", "id", "date")]
+    if not key_cols:
+        if len(t.rows) == 1 and {norm_label(h) for h in t.headers} & wanted:  # one flat record {key: value}
+            return [(h, _value(c, dur, h)) for h, c in zip(t.headers, t.rows[0], strict=False)]
+        return None
+    kc = max(key_cols, key=lambda i: sum(norm_label(c) in wanted for c in t.column(i)))
+    vcols = [i for i, k in enumerate(kinds) if k in ("num", "duration") and i != kc]
+    if not vcols:
+        return None
+    info = analyse(question)
+    vc = max(vcols, key=lambda i: _column_score(t.headers[i], info, "", "number"))
+    return [(r[kc], _value(r[vc] if vc < len(r) else "", dur, t.headers[vc])) for r in t.rows]
+
+
+def _payload_pairs(text: str, keys: list[str], question: str, dur: bool) -> list[tuple[str, float | None]] | None:
+    for v in json_values(text):
+        if isinstance(v, dict):
+            inner = next((x for x in v.values() if isinstance(x, list) and x and isinstance(x[0], list)), None)
+            if inner is not None:
+                v = inner
+            elif all(not isinstance(x, dict | list) for x in v.values()) and {norm_label(k) for k in v} & {
+                    norm_label(k) for k in keys}:
+                return [(str(k), _value(x, dur)) for k, x in v.items()]
+        if isinstance(v, list) and v and all(isinstance(x, list) and len(x) >= 2 for x in v):
+            return [(str(x[0]), _value(x[1], dur)) for x in v]
+    for t in tables_of(text):
+        pairs = _table_pairs(t, keys, question, dur)
+        if pairs:
+            return pairs
     return None
 
 
-def _to_float(v: Any, dur: bool) -> float | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int | float):
-        return float(v)
-    return _value_in(str(v), dur) if v is not None else None
+def _respectively(text: str, keys: list[str], dur: bool) -> dict[str, float | None] | None:
+    for sent in re.split(r"(?<=[.!?])\s+|\n", text):
+        if "respectively" not in sent.lower():
+            continue
+        low = norm_label(mask_dates(sent))
+        pos = sorted((m.start(), k) for k in keys for m in [re.search(
+            rf"(?<![\w.]){re.escape(norm_label(k))}(?![\w])", low)] if m)
+        if len(pos) != len(keys):
+            continue
+        nums = numbers(low, dates_masked=True)
+        vals = [n.value * (unit_of(n.unit)[1] if dur and unit_of(n.unit) else 1.0) for n in nums]
+        if len(vals) == len(keys):
+            return {k: v for (_, k), v in zip(pos, vals, strict=True)}
+    return None
 
 
-def _keyed_values(text: str, keys: list[str], dur: bool) -> dict[str, float | None]:
-    """For each key, the first number written after its mention and before the next key."""
-    payload = _pairs_from_payload(parse_json_payload(text))
-    if payload:
-        table = {norm_label(k): _to_float(v, dur) for k, v in payload}
-        return {k: table[norm_label(k)] for k in keys if norm_label(k) in table}
+def _prose_pairs(text: str, keys: list[str], dur: bool) -> dict[str, float | None]:
+    """For each key, the first number written after its mention and before the next key (or the one
+    right before it: '42.97% for north')."""
     t = text if any(re.search(r"\d{4}-\d{2}-\d{2}|\d:\d{2}", str(k)) for k in keys) else mask_dates(text)
     low = norm_label(t.replace("\n", " \n "))
     spans = []
     for k in keys:
-        m = re.search(rf"(?<![\w.]){re.escape(norm_label(k))}(?![\w]|\.\w)", low)
+        m = re.search(rf"(?<![\w.;]){re.escape(norm_label(k))}(?![\w;]|\.\w)", low)
         if m:
             spans.append((m.start(), m.end(), k))
     spans.sort()
-    out = {}
-    for i, (_, end, k) in enumerate(spans):
+    befores = {}
+    for i, (start, _end, k) in enumerate(spans):
+        prev_end = spans[i - 1][1] if i else 0
+        hit = re.findall(r"([\d.,]+\s*%?)\s*(?:for|in|at|to)\s*$", low[prev_end:start])
+        if hit:
+            befores[k] = _value(hit[-1], dur)
+    if len(befores) == len(spans) and spans:
+        return befores
+    out: dict[str, float | None] = {}
+    for i, (start, end, k) in enumerate(spans):
         stop = spans[i + 1][0] if i + 1 < len(spans) else len(low)
-        seg = low[end:stop].split("\n")[0] if "\n" in low[end:stop].strip("\n |") else low[end:stop]
-        out[k] = _value_in(seg, dur)
+        seg = low[end:stop]
+        seg = seg.split("\n")[0] if "\n" in seg.strip("\n |") else seg
+        v = _value(seg, dur) if re.search(r"\d", seg) else None
+        if v is None:
+            prev_end = spans[i - 1][1] if i else 0
+            before = re.findall(r"([\d.,]+\s*%?)\s*(?:for|in|at)\s*$", low[prev_end:start])
+            v = _value(before[-1], dur) if before else None
+        out[k] = v
     return out
 
 
-def match_mapping(text: str, expected: dict, tol: dict, *, durations_: bool = False) -> Verdict:
-    """Every key present with its value within tolerance (values may be written as durations)."""
-    got = _keyed_values(text, list(expected), durations_)
+_PAIR = re.compile(r"(?:^|[,;\n(]|\band\b)\s*[-*•]?\s*\**([a-z][\w ]{0,30}?)\**\s*[:=]\s*([-\d.,]+)", re.I)
+
+
+def _extra_keys(pairs: list[tuple[str, float | None]], keys: list[str]) -> list[str]:
+    wanted = {norm_label(k) for k in keys}
+    return [k for k, v in pairs if norm_label(k) not in wanted and norm_label(k) not in _SUMMARY_KEYS and v not in (0, None)
+            and not re.fullmatch(r"[\d\s.,%]+", k)
+            and not any(re.search(rf"(?<![\w]){re.escape(w)}(?![\w])", norm_label(k)) for w in wanted)]
+
+
+def keyed_values(text: str, keys: list[str], question: str = "", dur: bool = False) -> tuple[dict, list[str]]:
+    """(key -> value, extra keys stated) from structured payloads, 'respectively' or prose."""
+    pairs = _payload_pairs(text, keys, question, dur)
+    if pairs:
+        table = {norm_label(k): v for k, v in pairs}
+        return {k: table.get(norm_label(k)) for k in keys if norm_label(k) in table}, _extra_keys(pairs, keys)
+    resp = _respectively(text, keys, dur)
+    got = resp if resp is not None else _prose_pairs(text, keys, dur)
+    prose_pairs = [(m.group(1).strip(), _value(m.group(2), False)) for m in _PAIR.finditer(mask_dates(text))]
+    return got, _extra_keys(prose_pairs, keys)
+
+
+def match_mapping(text: str, expected: dict, tol: dict, *, durations_: bool = False, question: str = "") -> Verdict:
+    """Every key present with its value within tolerance; extra keys make it incorrect (a total row
+    or a zero row does not)."""
+    got, extra = keyed_values(text, list(expected), question, durations_)
     missing = [k for k in expected if got.get(k) is None]
     wrong = [f"{k}={got[k]:g} (expected {float(v):g})" for k, v in expected.items()
              if got.get(k) is not None and not within(got[k], float(v), tol)]
-    parts = [f"missing rows: {', '.join(missing)}" if missing else "", f"wrong value: {', '.join(wrong)}" if wrong else ""]
+    parts = [f"missing rows: {', '.join(missing)}" if missing else "", f"wrong value: {', '.join(wrong)}" if wrong else "",
+             f"extra rows: {', '.join(extra)}" if extra else ""]
     if len(missing) == len(expected):
-        if says_none(text):
-            return Verdict(False, True, f"missing rows: {', '.join(missing)}", got)
-        return Verdict(False, False, "no key of the expected mapping found", got)
-    return Verdict(not missing and not wrong, True, "; ".join(p for p in parts if p), got)
+        if says_none(text) or not re.search(r"\d", mask_dates(text)):
+            return Verdict(False, True, f"missing rows: {', '.join(missing)}", got, reason="no_answer")
+        return Verdict(False, False, "no key of the expected mapping found", got, reason="no_candidate")
+    reason = "wrong_value" if wrong else "missing_keys" if missing else "extra_keys" if extra else "all_keys_match"
+    return Verdict(not (missing or wrong or extra), True, "; ".join(p for p in parts if p), got, reason=reason)
 
 
-def _items(text: str) -> list[str]:
-    payload = _pairs_from_payload(parse_json_payload(text))
-    if payload:
-        return [f"{k}: {v}" for k, v in payload]
-    lines = [ln for ln in text.splitlines() if ln.strip() and not re.fullmatch(r"[\s|:\-]+", ln)]
-    # an inline ranking ('1. a (3), 2. b (2)') may share a line with other text
-    return [p for ln in lines for p in re.split(r";\s*|,\s+(?=\D)|\s+\d+[.)]\s+", ln)]
+def _ranked(text: str, labels: list[str], question: str) -> tuple[list[tuple[str, float | None]], list[str]]:
+    """(label, value) in order of first mention, and rival labels stated (extra rows)."""
+    pairs = _payload_pairs(text, labels, question, False)
+    want = [norm_label(lab) for lab in labels]
+    if pairs:
+        order = [(norm_label(k), v) for k, v in pairs]
+        return ([(k, v) for k, v in order if k in want], [k for k, _ in order if k not in want])
+    low = norm_label(mask_dates(text).replace("\n", " \n "))
+    spans = []
+    for w in sorted(want, key=len, reverse=True):
+        for m in re.finditer(rf"(?<![\w.]){re.escape(w)}(?![\w]|\.\w)", low):
+            if not any(s <= m.start() < e for s, e, _ in spans):
+                spans.append((m.start(), m.end(), w))
+    spans.sort()
+    seen: list[tuple[str, float | None]] = []
+    for i, (_s, end, w) in enumerate(spans):
+        stop = spans[i + 1][0] if i + 1 < len(spans) else len(low)
+        seg = low[end:stop].split("\n")[0]
+        nums = [n for n in numbers(seg, dates_masked=True) if not re.match(r"\s*\d+[.)]\s", seg[n.start - 1:n.end + 2])]
+        if w not in [x for x, _ in seen]:
+            seen.append((w, nums[0].value if nums else None))
+    rest = low
+    for s_, e_, _ in spans:
+        rest = rest[:s_] + " " * (e_ - s_) + rest[e_:]
+    extra = [o for o in ids_in(rest, labels, question) if o not in want]
+    if any(" > " in w for w in want):
+        extra += [m.group(1).strip() for m in re.finditer(r"((?:[a-z_]+ > )+[a-z_]+)", rest)]
+    return seen, extra
 
 
 def match_ranking(text: str, expected: list, tol: dict, *, question: str = "") -> Verdict:
     """The expected labels in order (no extra labels among them) with their values within tolerance."""
     labels = [str(lab) for lab, _ in expected]
     want = [norm_label(lab) for lab in labels]
-    seen: list[tuple[str, float | None]] = []
-    extra: list[str] = []
-    for item in _items(text):
-        low = norm_label(mask_dates(item))
-        hit = max((w for w in want if re.search(rf"(?<![\w.]){re.escape(w)}(?![\w]|\.\w)", low)), key=len, default=None)
-        if hit is None:
-            others = ids_in(item, labels, question)
-            if not others and any(" > " in w for w in want) and " > " in low:
-                others = [re.split(r"\s*[:(]|\s+-\s+", low.strip(" -*|"))[0].strip()]
-            extra += [o for o in others if o not in want]
-            continue
-        rest = low[low.index(hit) + len(hit):]
-        nums = numbers(rest)
-        seen.append((hit, nums[0].value if nums else None))
-    order = []
-    for lab, v in seen:
-        if lab not in [o for o, _ in order]:
-            order.append((lab, v))
+    order, extra = _ranked(strip_arrows(text), labels, question)
     if not order:
         if says_none(text) or extra:
-            return Verdict(False, True, f"missing rows: {', '.join(want)}", [], 0.0)
-        return Verdict(False, False, "no expected label found in the response", None)
+            return Verdict(False, True, f"missing rows: {', '.join(want)}", [], 0.0, reason="missing_keys")
+        return Verdict(False, not re.search(r"\d", text), "no expected label found in the response", None,
+                       reason="no_answer")
     got_labels = [lab for lab, _ in order]
-    details = []
+    details, reason = [], "same_ranking"
     if extra:
         details.append(f"extra rows: {', '.join(dict.fromkeys(extra))}")
+        reason = "extra_keys"
     missing = [w for w in want if w not in got_labels]
     if missing:
         details.append(f"missing rows: {', '.join(missing)}")
+        reason = "missing_keys"
     if not missing and got_labels != want:
         details.append("wrong order: " + " > ".join(got_labels))
+        reason = "wrong_order"
     exp_val = {norm_label(lab): val for lab, val in expected}
     bad = [f"{lab}={v:g} (expected {float(exp_val[lab]):g})" for lab, v in order
            if v is not None and not within(v, float(exp_val[lab]), tol)]
     nov = [lab for lab, v in order if v is None]
     if bad:
         details.append(f"wrong value: {', '.join(bad)}")
+        reason = "wrong_value"
     if nov:
         details.append(f"missing value: {', '.join(nov)}")
-    return Verdict(not details, True, "; ".join(details), got_labels)
+        reason = "missing_value"
+    return Verdict(not details, True, "; ".join(details), got_labels, reason=reason)
+
+
+def strip_arrows(text: str) -> str:
+    """Arrows between path steps written as ' > '."""
+    return re.sub(r"\s*(?:→|->|=>|›|⟶)\s*", " > ", text)
 
 
 def _table_rows(text: str) -> list[list[str]] | None:
-    payload = parse_json_payload(text)
-    if isinstance(payload, dict) and "rows" in payload:
-        return [[str(x) for x in r] for r in payload["rows"]]
-    if isinstance(payload, list) and payload and isinstance(payload[0], dict):
-        return [[str(x) for x in r.values()] for r in payload]
-    rows = [ln.strip().strip("|").split("|") for ln in text.splitlines() if ln.count("|") >= 1]
-    rows = [[c.strip() for c in r] for r in rows if not all(re.fullmatch(r"\s*:?-{2,}:?\s*", c) for c in r)]
-    return rows[1:] if len(rows) > 1 else None
+    tables = tables_of(text)
+    if tables:
+        return tables[0].rows
+    m = [ln for ln in text.splitlines() if ln.strip()]
+    pairs = [re.split(r"\s*[:=]\s*|\s+", p.strip(), maxsplit=1) for ln in m for p in re.split(r"[,;]\s*", ln) if p.strip()]
+    return pairs if pairs and all(len(p) == 2 for p in pairs) else None
 
 
 def _cell_eq(got: str, want: Any, tol: dict) -> bool:
     if isinstance(want, int | float) and not isinstance(want, bool):
-        nums = numbers(got)
+        nums = numbers(str(got))
         return bool(nums) and within(nums[0].value, float(want), tol)
     return norm_label(got) == norm_label(want)
 
 
 def match_table(text: str, expected: dict, tol: dict) -> Verdict:
-    """Rows of a markdown or JSON table matched to the expected rows as a multiset (any order)."""
+    """Rows of a markdown / JSON / DataFrame table (or 'k: v' prose) matched to the expected rows as a
+    multiset (any order)."""
     rows = _table_rows(text)
     if rows is None:
-        return Verdict(False, False, "no table found in the response")
+        return Verdict(False, False, "no table found in the response", reason="no_candidate")
     left = list(range(len(rows)))
     missing = []
     for want in expected["rows"]:
@@ -196,4 +300,5 @@ def match_table(text: str, expected: dict, tol: dict) -> Verdict:
     got, want_n = len(rows) - len(extra), len(expected["rows"])
     f1 = 0.0 if got == 0 else 2 * got / (len(rows) + want_n)
     parts = [f"missing rows: {missing}" if missing else "", f"extra rows: {extra}" if extra else ""]
-    return Verdict(not missing and not extra, True, "; ".join(p for p in parts if p), rows, f1)
+    reason = "same_rows" if not (missing or extra) else ("missing_keys" if missing else "extra_keys")
+    return Verdict(not missing and not extra, True, "; ".join(p for p in parts if p), rows, f1, reason=reason)

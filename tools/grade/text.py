@@ -50,7 +50,10 @@ def strip_markup(text: str) -> str:
     """Drop markdown emphasis, code fences/backticks and normalise dashes, arrows and spaces."""
     t = text.replace("\r\n", "\n")
     t = re.sub(r"```[a-zA-Z]*\n?", "", t).replace("`", "")
-    t = t.replace("**", "").replace("__", " ").replace("\u00a0", " ").replace("\u202f", " ")
+    # '**' stays: bold marks the answer (bold_segments); numbers and labels read through it
+    t = t.replace("__", " ").replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
+    t = re.sub(r"(?<=\d) (?=\d{3}\b)", ",", t)  # '12 345' (thin-space thousands) -> '12,345'
+    t = re.sub(r"(?m)^\s*#+\s*", "", t)
     t = re.sub(r"\s*(?:→|->|=>|›|⟶)\s*", " > ", t)
     return t.replace("−", "-").replace("–", "-").replace("—", " - ")
 
@@ -71,8 +74,16 @@ def is_refusal(text: str) -> bool:
     return bool(_REFUSAL.search(text.strip()[:200]))
 
 
+def is_empty_result(text: str) -> bool:
+    """An empty result: ``[]``, ``{}``, ``null``, an empty DataFrame."""
+    t = text.strip().strip("`").strip()
+    return t in ("[]", "{}", "null", "None", "[ ]", "()") or t.startswith("Empty DataFrame")
+
+
 def is_garbage(text: str) -> bool:
     """A traceback, binary noise or a response with almost no letters or digits."""
+    if is_empty_result(text):
+        return False
     if "Traceback (most recent call last)" in text or "\x00" in text:
         return True
     visible = [c for c in text if not c.isspace() and c not in "*_`#|"]  # markdown is not noise
@@ -102,6 +113,27 @@ def numbers(text: str, *, dates_masked: bool = False) -> list[Num]:
     return out
 
 
+_WORD_NUM = {w: i for i, w in enumerate(
+    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split())}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+
+def number_words(text: str) -> list[tuple[int, int]]:
+    """Numbers written in words ('sixty-three', 'Four', 'zero') as (value, start); 'one' is left out
+    ('which one of', 'one of them' are not counts)."""
+    out = []
+    for m in re.finditer(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](two|three|four|five|six|"
+                         r"seven|eight|nine|one))?\b|\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b", text, re.I):
+        if m.group(1):
+            v = _TENS[m.group(1).lower()] + ({"one": 1} | _WORD_NUM).get((m.group(2) or "zero").lower(), 0)
+        else:
+            v = _WORD_NUM[m.group(3).lower()]
+        out.append((v, m.start()))
+    return out
+
+
 def question_numbers(question: str) -> set[float]:
     """Values of the numbers a question itself mentions (thresholds, k, decimals)."""
     return {round(n.value, 9) for n in numbers(question)}
@@ -126,6 +158,6 @@ def parse_json_payload(text: str) -> Any:
 
 def norm_label(s: Any) -> str:
     """Case-, space-, underscore- and arrow-insensitive form of a label for comparisons."""
-    t = strip_markup(str(s)).strip().strip("'\"").lower()
+    t = strip_markup(str(s)).replace("**", "").strip().strip("'\"").lower()
     t = re.sub(r"[\s_]+", " ", t)
     return re.sub(r"\s*>\s*", " > ", t).strip()

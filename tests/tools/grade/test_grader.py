@@ -58,13 +58,14 @@ def test_the_judge_decides_undecided_cases_and_its_failure_keeps_them_undecided(
         calls.append(response)
         return ("correct", "63 is the count asked for")
 
-    text = "Out of 1,204 sessions, 63 reached the cart at least 3 times."
-    g = grade_response(COUNT, text, judge=judge)
+    text = "Mean latency was 19.69 ms for the first link and 21.30 ms for the second."
+    g = grade_response(MEAN, text, judge=judge)
     assert g.label == "correct" and g.graded_by == "judge" and calls == [text]
     assert grade_response(COUNT, "63", judge=judge).graded_by == "rules" and len(calls) == 1
+    assert g.reason == "judge_correct" and "several different values" in g.detail
 
     def broken(*a):
         raise RuntimeError("judge offline")
 
-    g = grade_response(COUNT, text, judge=broken)
+    g = grade_response(MEAN, text, judge=broken)
     assert not g.decided and g.label == "incorrect" and "judge offline" in g.detail
