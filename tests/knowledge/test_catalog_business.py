@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pint
 import pytest
 
 from knowledge.catalog import CATALOG_DIR, load_catalog_from
+from tools.spec.durations import parse_duration
 
 OWN_FIELDS = ("payments", "product_analytics", "support_ops", "mobility", "logistics")
 FIXED_DIRECTION = {"spike": "up", "dip": "down"}
@@ -151,6 +153,25 @@ def test_lifecycle_entities_end_in_terminal_states(catalog):
         assert reaches == {s.name for s in e.states}, e.id
         assert all(catalog.measurement(x).event_level for x in e.measurements), e.id
         assert e.arrival and e.typical_duration, e.id
+
+
+def test_lifecycle_dwells_add_up_to_the_typical_duration(catalog):
+    """Expected time to a terminal state (dwells weighted by the transition shares) is within a
+    factor of two of the entity's typical duration: a trip lasts ~25 minutes, not 3 hours."""
+    for e in catalog.entities:
+        if e.field not in OWN_FIELDS or e.kind != "lifecycle":
+            continue
+        open_states = [s.name for s in e.states if not s.terminal]
+        index = {name: i for i, name in enumerate(open_states)}
+        a = np.eye(len(open_states))
+        dwell = np.array([parse_duration(next(s.dwell for s in e.states if s.name == n)) for n in open_states])
+        for src, row in e.transitions.items():
+            for dst, share in row.items():
+                if dst in index:
+                    a[index[src], index[dst]] -= share
+        expected = np.linalg.solve(a, dwell)[0]  # from the initial state
+        ratio = expected / parse_duration(e.typical_duration)
+        assert 0.5 <= ratio <= 2.0, (e.id, round(ratio, 2))
 
 
 def test_canonical_lifecycles(catalog):
