@@ -26,7 +26,12 @@ from prompts.judge import (
 )
 from tools.paraphrase import slot_problems
 
-__all__ = ["JudgeGrade", "ParaphraseVerdict", "grade_response", "judge_paraphrase", "resolve_model"]
+__all__ = ["JudgeGrade", "JudgeUnavailable", "ParaphraseVerdict", "grade_response", "grade_undecided",
+           "judge_paraphrase", "resolve_model"]
+
+
+class JudgeUnavailable(RuntimeError):
+    """No LLM verdict (no model configured, server unreachable, invalid output): the grade stays undecided."""
 
 
 def resolve_model(model: Any = None) -> Any:
@@ -95,4 +100,27 @@ def grade_response(question: str, expected: object, answer_type: str, tolerance:
     if grade is None:
         g = _rules_grade(question, expected, answer_type, tolerance, response)
         return JudgeGrade(verdict=g.verdict, reason=f"LLM judge unavailable; {g.reason}")
+    return grade
+
+
+def grade_undecided(question: str, expected: object, answer_type: str, tolerance: dict | None, response: str,
+                    *, undecided_reason: str = "", model: Any = None, notes: list[str] | None = None) -> JudgeGrade:
+    """The harness's judge for responses the rules left undecided: the LLM grades with the question,
+    the expected answer and why the rules could not decide. Raises :class:`JudgeUnavailable` instead
+    of falling back to the rules, so the grader keeps the response undecided (never a rules verdict
+    presented as a judge verdict)."""
+    from agents.models import LLMUnavailable
+
+    llm = resolve_model(model)
+    if llm is None:
+        raise JudgeUnavailable("no LLM configured for the judge")
+    inp = GradeInput(question=question, expected=json.loads(json.dumps(expected, default=str)),
+                     answer_type=answer_type, tolerance=tolerance, response=response or "",
+                     undecided_reason=undecided_reason)
+    try:
+        grade = structured_call(llm, GRADER.render(inp), JudgeGrade, purpose="judge_grade", notes=notes)
+    except LLMUnavailable as exc:
+        raise JudgeUnavailable(str(exc)) from None
+    if grade is None:
+        raise JudgeUnavailable("the LLM judge gave no valid grade")
     return grade

@@ -38,9 +38,9 @@ def _judge():
     model = _chat_model()
     if model is None:
         return None
-    from agents.judge import grade_response
+    from agents.judge import grade_undecided
 
-    return partial(grade_response, model=model)
+    return partial(grade_undecided, model=model)
 
 
 def _chat_model():

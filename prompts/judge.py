@@ -33,6 +33,7 @@ class GradeInput(BaseModel):
     answer_type: str
     tolerance: dict[str, float] | None = None
     response: str
+    undecided_reason: str = Field("", description="why the deterministic rules could not decide (rival candidates, ...)")
 
 
 class JudgeGrade(BaseModel):
@@ -68,7 +69,8 @@ GRADER = Prompt(
 exact (JSON, with its type and numeric tolerance {rel, abs}). The response is correct when its final
 answer matches the expected answer within tolerance (units may differ if the value converts; extra
 explanation is fine); it is incorrect when the final answer differs, is missing, hedges between
-several values, or answers a different question. Judge only the final answer, not the method.""",
+several values, or answers a different question. Judge only the final answer, not the method.
+When given, undecided_reason says why the deterministic rules could not decide (e.g. rival values).""",
     input_model=GradeInput,
     output_model=JudgeGrade,
     examples=[

@@ -82,9 +82,23 @@ def summarize(records: list[dict], responses: list[dict], meta: dict | None = No
         "latency_s": {"mean": statistics.fmean(lat) if lat else None, "p50": _pct(lat, 0.5), "p95": _pct(lat, 0.95)},
         "cost": {"total": sum(costs) if costs else None, "per_question": sum(costs) / len(by_q) if costs else None,
                  "tokens_per_question": sum(tokens) / len(by_q) if tokens else None},
-        "undecided": [{"id": r["id"], "trial": r["trial"], "detail": r["detail"]} for r in rows if not r.get("decided", True)],
+        "undecided": [{"id": r["id"], "trial": r["trial"], "detail": r["detail"], "reason": r.get("reason", "")}
+                      for r in rows if not r.get("decided", True)],
+        "grading": _grading(rows),
         "per_question": per_q,
     }
+
+
+def _grading(rows: list[dict]) -> dict[str, Any]:
+    """How the answers were graded: reason codes per label, counts by grader (rules / judge / none),
+    and every judge verdict (marked as such)."""
+    reasons: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        reasons[r["label"] if r.get("decided", True) else "undecided"][r.get("reason") or "unspecified"] += 1
+    return {"reasons": {k: dict(sorted(v.items())) for k, v in sorted(reasons.items())},
+            "graded_by": dict(Counter(r.get("graded_by", "rules") for r in rows)),
+            "judge_verdicts": [{"id": r["id"], "trial": r["trial"], "label": r["label"], "detail": r["detail"]}
+                               for r in rows if r.get("graded_by") == "judge"]}
 
 
 def _paraphrase_consistency(records: list[dict], per_q: list[dict]) -> float | None:

@@ -63,10 +63,27 @@ def _markdown(meta: dict, s: dict, worst, figs: dict[str, str]) -> str:
                       f"  - expected: {rec['answer_text']}", f"  - answer: {said[:300]!r}",
                       f"  - grade: {row['label']} — {row['detail']}"]
         lines.append("")
+    lines += _grading_lines(s.get("grading"))
     if s["undecided"]:
         lines += ["## Undecided grades (counted as incorrect; review or configure a judge)", ""]
-        lines += [f"- {u['id']} trial {u['trial'] + 1}: {u['detail']}" for u in s["undecided"]]
+        lines += [f"- {u['id']} trial {u['trial'] + 1}: [{u.get('reason', '')}] {u['detail']}" for u in s["undecided"]]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _grading_lines(g: dict | None) -> list[str]:
+    """The 'Grading' section: answers per label and reason code, and the judge's verdicts (marked)."""
+    if not g:
+        return []
+    lines = ["## Grading", "", "| label | reason | answers |", "|---|---|---|"]
+    lines += [f"| {lab} | {reason} | {n} |" for lab, rs in g["reasons"].items() for reason, n in rs.items()]
+    by = ", ".join(f"{k}: {v}" for k, v in sorted(g["graded_by"].items()))
+    lines += ["", f"Graded by: {by}.", ""]
+    if g["judge_verdicts"]:
+        lines += ["### Judge verdicts (LLM judge, on answers the rules left undecided)", ""]
+        lines += [f"- {j['id']} trial {j['trial'] + 1}: **{j['label']}** (judge verdict) — {j['detail']}"
+                  for j in g["judge_verdicts"]]
+        lines.append("")
+    return lines
 
 
 def _sec(v) -> str:

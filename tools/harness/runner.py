@@ -140,7 +140,7 @@ def answer_row(record: dict, trial: int, reply, latency: float, judge: Judge | N
     g = grade_response(record, reply.output, error=reply.error, judge=judge)
     return {"id": record["id"], "trial": trial, "family": record["family"], "template": record["template"],
             "persona": record.get("persona"), "variant_of": record.get("variant_of"),
-            "response": reply.output, "error": reply.error, "label": g.label, "detail": g.detail,
+            "response": reply.output, "error": reply.error, "label": g.label, "detail": g.detail, "reason": g.reason,
             "decided": g.decided, "graded_by": g.graded_by, "parsed": g.parsed, "f1": g.f1,
             "naive_match": _naive_match(record, reply.output, g.label),
             "latency_s": round(latency, 6), "cost": reply.cost, "tokens": reply.tokens,
@@ -198,7 +198,8 @@ def regrade(run_dir: Path, judge: Judge | None = None) -> int:
     rows, changed = [], 0
     for row in load_responses(run_dir, repair=True):
         g = grade_response(records[row["id"]], row["response"], error=row["error"], judge=judge)
-        new = {**row, "label": g.label, "detail": g.detail, "decided": g.decided, "graded_by": g.graded_by,
+        new = {**row, "label": g.label, "detail": g.detail, "reason": g.reason, "decided": g.decided,
+               "graded_by": g.graded_by,
                "parsed": g.parsed, "f1": g.f1,
                "naive_match": _naive_match(records[row["id"]], row["response"], g.label)}
         changed += new["label"] != row["label"]
