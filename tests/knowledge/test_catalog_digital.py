@@ -174,3 +174,20 @@ def test_incident_directions_match_what_the_kind_can_do(catalog):
 def test_user_phrases_find_the_digital_archetype(catalog, part, phrase, expected):
     match = best_match(catalog, part, phrase)
     assert match is not None and match.id == expected
+
+
+@pytest.mark.parametrize("part, phrase", [
+    ("measurements", "response time"),  # a nurse's alarm response time is no HTTP latency
+    ("measurements", "number of guests"),
+    ("measurements", "number of replies"),
+    ("measurements", "wait"),
+    ("measurements", "load"),
+    ("entities", "containers"),  # shipping containers are no app containers
+    ("entities", "guests"),
+    ("entities", "service"),
+    ("attributes", "severity"),
+])
+def test_other_fields_words_are_not_taken_by_digital_archetypes(catalog, part, phrase):
+    digital = {x.id for x in getattr(catalog, part) if x.field in OWN_FIELDS}
+    match = best_match(catalog, part, phrase)
+    assert match is None or match.id not in digital, match
