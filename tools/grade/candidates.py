@@ -57,9 +57,26 @@ def _drop_by_context(text: str, start: int, info: QuestionInfo) -> bool:
     return bool(_DENOM.search(text[max(0, start - 20):start]))
 
 
+def _respectively(src: str, info: QuestionInfo) -> set[int]:
+    """Starts of numbers a "the mean and max were A and B respectively" sentence assigns to another
+    aggregate than the question's."""
+    drop: set[int] = set()
+    for m in re.finditer(r"(?:[^.\n]|(?<=\d)\.(?=\d))*\brespectively\b", src, re.I):
+        sent, base = m.group(0), m.start()
+        nums = numbers(sent, dates_masked=True)
+        if len(nums) < 2:
+            continue
+        head = sent[:nums[0].start]
+        fams = [f for w in words(head) for f, ws in AGGREGATES.items() if f != "count" and w in ws]
+        if len(fams) == len(nums) and info.aggregate in fams:
+            drop |= {base + n.start for n, f in zip(nums, fams, strict=True) if f != info.aggregate}
+    return drop
+
+
 def prose_numbers(text: str, info: QuestionInfo, unit: str, kind: str) -> list[Cand]:
     """Candidate numbers of prose ``text`` (see the module docstring), converted to ``unit``."""
     src = mask_dates(text)
+    paired = _respectively(src, info)
     out: list[Cand] = []
     for n in numbers(src, dates_masked=True):
         if is_epoch(n.value) and n.value > 1e8:
@@ -67,7 +84,8 @@ def prose_numbers(text: str, info: QuestionInfo, unit: str, kind: str) -> list[C
         prev, nxt = words(src[max(0, n.start - 25):n.start]), words(src[n.start:n.end + 25])[1:]
         if is_echo(info, n.value, prev[-1] if prev else "", (words(n.unit) or nxt or [""])[0]):
             continue
-        if _drop_by_context(src, n.start, info):
+        if n.start in paired or (not paired or not re.search(r"respectively", src[n.start:n.start + 200], re.I)) and \
+                _drop_by_context(src, n.start, info):
             continue
         out.append(Cand(n.value, "prose", n.start, n.unit))
     return _by_unit(out, unit, info, kind)
@@ -197,8 +215,8 @@ def table_values(t: Table, info: QuestionInfo, question: str, unit: str, kind: s
     cols = [i for i, k in enumerate(kinds) if k in want]
     keyed = [i for i, k in enumerate(kinds) if k in ("text", "id")]
     qnorm = question.lower()
-    if kind == "integer" and len(t.rows) > 1 and keyed and (not cols or max(
-            _column_score(t.headers[i], info, unit, kind) for i in cols) < 3):
+    names_counted = any(info.counted and any(_sing(w) == info.counted for w in words(t.headers[i])) for i in cols)
+    if kind == "integer" and len(t.rows) > 1 and keyed and not names_counted:
         return [Cand(float(len(t.rows)), "table_row_count")], "rows listed"
     if kind == "integer" and not cols and keyed and len(t.rows) >= 1 and info.counted:
         return [Cand(float(len(t.rows)), "table_row_count")], "rows listed"
@@ -211,6 +229,11 @@ def table_values(t: Table, info: QuestionInfo, question: str, unit: str, kind: s
     named = [r for r in rows if any(c.strip() and len(c.strip()) > 1 and re.search(
         rf"(?<![\w]){re.escape(c.strip().lower())}(?![\w])", qnorm) for j, c in enumerate(r) if j in keyed)]
     metric_rows = [r for r in rows if any(j in keyed and set(words(r[j])) & info.measure for j in range(len(r)))]
+    if info.not_affected and len(rows) > 1:  # 'not affected by it': the affected group's row never answers
+        rows = [r for r in rows if not any(j in keyed and re.search(r"(?<!un)(?<!not )(?<!not_)affected", r[j].lower())
+                                           for j in range(len(r)))] or rows
+        named = [r for r in named if r in rows]
+        metric_rows = [r for r in metric_rows if r in rows]
     if len(rows) > 1 and len(metric_rows) == 1:
         rows = metric_rows
     elif len(rows) > 1 and len(named) == 1:

@@ -16,6 +16,7 @@ AGGREGATES = {
     "min": ("min", "minimum", "lowest", "smallest"),
     "std": ("std", "stddev", "deviation", "stdev"),
     "median": ("median", "p50"),
+    "percentile": ("percentile", "quantile", "p90", "p95", "p99", "p75", "p25", "p05", "p5"),
     "sum": ("sum", "total", "summed"),
     "count": ("count", "cnt", "number", "n"),
 }
@@ -62,11 +63,12 @@ def analyse(question: str) -> QuestionInfo:
     agg = None
     if re.search(r"\bhow many\b", q):
         agg = "count"
-    for fam in ("std", "median", "mean", "max", "min", "sum"):
+    for fam in ("std", "median", "percentile", "mean", "max", "min", "sum"):
         if agg is None and any(w in AGGREGATES[fam] for w in ws):
             agg = fam
-    sup = "max" if re.search(r"\b(highest|largest|maximum|peak|most)\b", q) else (
-        "min" if re.search(r"\b(lowest|smallest|minimum|least)\b", q) else None)
+    q_sup = re.sub(r"\bat (?:least|most)\b", " ", q)
+    sup = "max" if re.search(r"\b(highest|largest|maximum|peak|most)\b", q_sup) else (
+        "min" if re.search(r"\b(lowest|smallest|minimum|least)\b", q_sup) else None)
     m = re.search(r"\bhow many (?:distinct |different |unique )?([a-z_]+)", q)
     counted = _singular(m.group(1)) if m else None
     u = _UNIT_ASKED.search(question)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tools.grade.candidates import Cand, column_kinds, scalar_candidates, tables_of
+from tools.grade.question import analyse
 from tools.grade.text import answer_region, bold_segments, is_empty_result, mask_dates, numbers
 
 _HEDGE = re.compile(r"\b(?:either|depending|could be|might be|may be|would be|candidates?|not sure which|could not "
@@ -46,6 +47,7 @@ def focus_texts(text: str) -> list[str]:
     return out
 
 
+_APPROX = re.compile(r"\b(?:about|approximately|approx\.?|roughly|around|nearly|almost)\s*$|[~≈]\s*$", re.I)
 _NONE = re.compile(r"\b(?:no|none|zero|nothing|not any|not a single|no one|nobody)\b|\bempty (?:result|set|list)\b|"
                    r"returned no rows", re.I)
 
@@ -76,6 +78,13 @@ def _decide(text: str, record: dict, kind: str, ok) -> Verdict:
             return _verdict(sub, ok, record, "focus")
     if len({ok(c.value) for c in cands}) == 1:
         return _verdict(cands, ok, record, cands[0].how)
+    exact = [c for c in cands if c.how != "prose" or not _APPROX.search(text[max(0, c.start - 14):c.start])]
+    if exact and len(exact) < len(cands) and len({ok(c.value) for c in exact}) == 1:
+        return _verdict(exact, ok, record, exact[0].how)
+    info = analyse(record.get("question", ""))
+    if info.aggregate in ("max", "min") and re.search(r"\brang(?:e|ed|es|ing)\b", text, re.I):
+        pick = max(cands, key=lambda c: c.value) if info.aggregate == "max" else min(cands, key=lambda c: c.value)
+        return _verdict([pick], ok, record, "prose")
     values = sorted({round(c.value, 9) for c in cands})
     if _HEDGE.search(mask_dates(text)):
         return Verdict(False, True, f"hedges between several values: {values[:6]}", values, reason="hedged")

@@ -339,4 +339,99 @@ HAND_MISC = [
     ("MAP_ZONE", "code_only", "SELECT zone, MAX(humidity) FROM readings GROUP BY zone;", I, "SQL only"),
 ]
 
-HAND = HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
+HAND_AGENT_STYLES = [
+    # LangChain SQL agent: narrated steps, then the final answer
+    ("MEAN_MS", "sql_agent", "I'll look at the links table first. The table has columns ts, link_id, latency_ms. Now I "
+     "will query the mean latency between 09:00 and 21:00 UTC on 2026-01-02.\n\nThe mean latency over that window is "
+     "19.69 ms.", C, "final sentence"),
+    ("MEAN_MS", "sql_agent", "Thought: I should filter to the window and average latency.\nAction: sql_db_query\n"
+     "Action Input: SELECT AVG(latency_ms) FROM links WHERE ts >= '2026-01-02 09:00:00' AND ts < '2026-01-02 "
+     "21:00:00'\nObservation: [(19.691203,)]\nThought: I now know the final answer\nFinal Answer: 19.69 ms", C,
+     "final answer"),
+    ("MEAN_MS", "sql_agent", "Thought: I should filter to the window and average latency.\nAction: sql_db_query\n"
+     "Action Input: SELECT AVG(latency_ms) FROM links\nObservation: [(25.1,)]\nThought: I now know the final answer\n"
+     "Final Answer: The mean latency is 25.10 ms.", I, "the naive mean"),
+    ("COUNT_CART", "sql_agent", "Observation: [(63,)]\nFinal Answer: 63 sessions reached the cart at least 3 times.", C,
+     "63"),
+    ("COUNT_CART", "sql_agent", "Observation: [(118,)]\nFinal Answer: 118", I, "naive"),
+    ("RANK_CELLS", "sql_agent", "Observation: [('CELL_4', 308), ('CELL_18', 305), ('CELL_22', 301)]\nFinal Answer: "
+     "The top 3 cells are CELL_4 (308), CELL_18 (305) and CELL_22 (301).", C, "all three"),
+    ("MAP_ZONE", "sql_agent", "Observation: [('zone_A', 88.0), ('zone_B', 80.5)]\nFinal Answer: zone_A: 88.0, "
+     "zone_B: 80.5", C, "both"),
+    # PandasAI: short strings, numbers, dataframes
+    ("MEAN_RPM", "pandasai", "The average rotor speed for the north site in that window is 10.57.", C, "10.57"),
+    ("COUNT_SENSORS", "pandasai", "4 sensors went offline.", C, "4"),
+    ("LIST_CELLS", "pandasai", "CELL_62, CELL_67, CELL_7", C, "the cells"),
+    ("ENT_HOST", "pandasai", "HOST_07", C, "HOST_07"),
+    ("RANK_CELLS", "pandasai", "      cell_id  failures\n3      CELL_4       308\n17    CELL_18       305\n21    "
+     "CELL_22       301", C, "dataframe with index"),
+    ("MAP_SITE", "pandasai", "{'type': 'dataframe', 'value':   site  curtailed_pct\n0  north          42.97\n1  south"
+     "          40.09}", C, "a PandasAI result dict with a DataFrame"),
+    # Vanna: SQL, DataFrame, chart
+    ("RANK_CELLS", "vanna", "SELECT cell_id, SUM(failures) AS total FROM readings GROUP BY cell_id ORDER BY total DESC "
+     "LIMIT 3;\n\n   cell_id  total\n0   CELL_4    308\n1  CELL_18    305\n2  CELL_22    301\n\n[Plotly figure: "
+     "bar chart of total by cell_id]", C, "the DataFrame"),
+    ("MEAN_MS", "vanna", "SELECT AVG(latency_ms) AS avg_latency FROM links WHERE ts >= '2026-01-02 09:00:00' AND ts < "
+     "'2026-01-02 21:00:00';\n\n   avg_latency\n0    19.691203", C, "the DataFrame"),
+    ("COUNT_BIG", "vanna", "SELECT COUNT(*) FROM readings WHERE cpu > 80;\n\n   count_star()\n0         15020", I,
+     "naive count"),
+    # warehouse assistants: JSON result sets
+    ("COUNT_BIG", "warehouse_json", '{"sql": "SELECT COUNT(*) AS n FROM readings WHERE cpu > 80 AND ts >= ...", '
+     '"result": [{"n": 12345}], "elapsed_ms": 412}', C, "n=12345; elapsed_ms is not an answer"),
+    ("MEAN_RPM", "warehouse_json", '{"columns": ["site", "avg_rotor_speed", "window_start"], "rows": [["north", '
+     '10.5674, 1767481200000]]}', C, "columns/rows"),
+    ("MEAN_RPM", "warehouse_json", '{"columns": ["site", "avg_rotor_speed", "window_start"], "rows": [["north", '
+     '11.2, 1767481200000]]}', I, "11.2"),
+    ("RANK_CELLS", "warehouse_json", '{"data": [{"cell_id": "CELL_4", "total": 308}, {"cell_id": "CELL_18", "total": '
+     '305}, {"cell_id": "CELL_22", "total": 301}], "row_count": 3}', C, "records"),
+    ("MAP_ZONE", "warehouse_json", '{"data": [{"zone": "zone_A", "max_h": 88.0, "ts": 1767351600000}, {"zone": "zone_B",'
+     ' "max_h": 80.5, "ts": 1767355200000}], "row_count": 2}', C, "records with epoch ms"),
+    ("TS_FIRST", "warehouse_json", '{"data": [{"first_critical": "2026-01-02 09:15:00", "sensor": "SENSOR_0031"}]}', C,
+     "same instant"),
+    # several statistics in one answer
+    ("MEAN_MS", "prose", "The mean and maximum latency were 19.69 ms and 88.41 ms respectively.", C, "respectively"),
+    ("MEAN_MS", "prose", "The maximum and mean latency were 19.69 ms and 25.10 ms respectively.", I,
+     "the mean is 25.10 here"),
+    ("MEAN_MS", "prose", "Latency stats: min 3.10 ms, mean 19.69 ms, p95 41.00 ms, max 88.41 ms.", C, "the mean"),
+    ("STD_RPM", "prose", "mean = 12.30 rpm, std = 1.15 rpm (n = 144)", C, "std"),
+    ("STD_RPM", "prose", "mean = 12.30 rpm, std = 1.32 rpm (n = 144)", I, "std wrong"),
+    ("MAX_RPM", "prose", "Rotor speed ranged from 4.2 rpm to 17.1 rpm in that window.", C, "the top of the range"),
+    ("KPI_CPU", "markdown_table", "| group | mean_cpu_pct |\n|---|---|\n| affected | 93.10 |\n| unaffected | 41.27 |", C,
+     "the unaffected row"),
+    ("KPI_CPU", "markdown_table", "| group | mean_cpu_pct |\n|---|---|\n| affected | 41.27 |\n| unaffected | 93.10 |", I,
+     "the unaffected row is 93.10"),
+    ("PCT_CONV", "markdown_table", "| carted | converted | conversion_rate |\n|---|---|---|\n| 360 | 292 | 0.811 |", I,
+     "a fraction, the question asks for a percentage"),
+    ("PCT_CONV", "markdown_table", "| carted | converted | conversion_pct |\n|---|---|---|\n| 360 | 292 | 81.1 |", C,
+     "percent column"),
+    # durations written by code
+    ("DUR_CART", "code_result", "```python\n(df.purchase_ts - df.cart_ts).mean()\n```\nTimedelta('0 days 02:10:00')", C,
+     "a pandas Timedelta"),
+    ("DUR_CART", "code_result", "```python\n(df.purchase_ts - df.cart_ts).mean()\n```\nTimedelta('0 days 01:35:22.800000')",
+     I, "the naive value"),
+    ("DUR_CART", "prose", "The average is 7800 seconds (about 2.17 hours).", C, "consistent"),
+    ("DUR_CRIT", "prose", "Episodes in critical lasted 2.55 hours on average (median 1.90 hours).", C, "the mean"),
+    ("DUR_CRIT", "prose", "Episodes in critical lasted 1.90 hours on average.", I, "wrong"),
+    # ids and entities in structured output
+    ("ENT_TURB", "warehouse_json", '{"result": [{"turbine": "WIND_TURBINE_010", "drop": 4.21}, {"turbine": '
+     '"WIND_TURBINE_003", "drop": 3.87}]}', C, "top record"),
+    ("ENT_IFACE", "dataframe", "    router interface  loss\n0  RTR_001      eth0   7.9\n1  RTR_001      eth2   7.4", I,
+     "top row is eth0"),
+    ("LIST_CELLS", "markdown_table", "| cell_id | outage_minutes |\n|---|---|\n| CELL_62 | 14 |\n| CELL_67 | 9 |\n"
+     "| CELL_7 | 31 |", C, "the three cells"),
+    ("LIST_CELLS", "markdown_table", "| cell_id | outage_minutes |\n|---|---|\n| CELL_62 | 14 |\n| CELL_67 | 9 |", I,
+     "CELL_7 missing"),
+    ("COUNT_SENSORS", "dataframe", "  sensor_id  n_offline\n0  SENSOR_0003   12\n1  SENSOR_0011    1\n2  SENSOR_0042"
+     "    3\n3  SENSOR_0107    7", C, "4 rows"),
+    ("COUNT_SENSORS", "dataframe", "   n_sensors  n_readings\n0          4          23", C, "n_sensors"),
+    ("COUNT_SENSORS", "dataframe", "   n_sensors  n_readings\n0          5          23", I, "5"),
+    # booleans from structured output
+    ("BOOL_NO", "warehouse_json", '{"result": [{"any_above_5pct": false, "max_loss": 4.2}]}', C, "false"),
+    ("BOOL_NO", "warehouse_json", '{"result": [{"any_above_5pct": true, "max_loss": 7.2}]}', I, "true"),
+    ("BOOL_YES", "dataframe", "   any_below\n0       True", C, "True"),
+    ("BOOL_RATIO_YES", "warehouse_json", '{"higher": true, "ratio": 3.7, "incident_loss": 7.4, "baseline_loss": 2.0}',
+     C, "yes, 3.7"),
+    ("BOOL_RATIO_YES", "warehouse_json", '{"higher": true, "ratio": 2.7}', I, "wrong ratio"),
+]
+
+HAND = HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
