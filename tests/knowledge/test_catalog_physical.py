@@ -154,7 +154,7 @@ def test_ed_visit_has_the_canonical_states(catalog):
     roles = {s.name: s.role for s in visit.states}
     assert roles["admitted"] == roles["discharged"] == "success"
     assert roles["left_without_being_seen"] == "cancelled"
-    assert [p.entity for p in visit.parents][0] == "patient"
+    assert [p.entity for p in visit.parents][0] == "patient_record"
     assert "triage_level" in visit.attributes
 
 
@@ -189,7 +189,11 @@ def test_incidents_per_field_hit_the_worse_direction(catalog):
     assert next(i for i in catalog.incidents if i.id == "ed_surge").kind == "flash_crowd"
 
 
-def test_synonyms_are_lower_case_and_not_shared_within_the_physical_part(catalog):
+# head nouns users write alone ("freezers reporting temperature"); the entity's usual measurements decide
+SHARED_HEAD_NOUNS = {"temperature", "moisture", "humidity", "co2", "flow"}
+
+
+def test_synonyms_are_lower_case_and_shared_only_as_head_nouns(catalog):
     seen: dict[tuple[str, str], str] = {}
     for part in ("measurements", "entities", "attributes"):
         for x in getattr(catalog, part):
@@ -198,5 +202,17 @@ def test_synonyms_are_lower_case_and_not_shared_within_the_physical_part(catalog
             assert 3 <= len(x.synonyms) <= 8 or part == "attributes", x.id
             for s in x.synonyms:
                 assert s == s.lower(), (x.id, s)
-                assert (part, s) not in seen, f"{part} synonym {s!r} in {seen.get((part, s))} and {x.id}"
+                shared = part == "measurements" and s in SHARED_HEAD_NOUNS
+                assert shared or (part, s) not in seen, f"{part} synonym {s!r} in {seen.get((part, s))} and {x.id}"
                 seen[(part, s)] = x.id
+
+
+def test_a_shared_head_noun_is_unambiguous_for_every_reporter(catalog):
+    """'temperature' of a freezer is the freezer temperature, of a patient the body temperature."""
+    assert "temperature" in catalog.measurement("freezer_temperature").synonyms
+    for e in catalog.entities:
+        if e.field not in PHYSICAL_FIELDS:
+            continue
+        for noun in SHARED_HEAD_NOUNS:
+            owners = [m for m in e.measurements if noun in catalog.measurement(m).synonyms]
+            assert len(owners) <= 1, (e.id, noun, owners)
