@@ -190,7 +190,7 @@ def test_incidents_per_field_hit_the_worse_direction(catalog):
 
 
 # head nouns users write alone ("freezers reporting temperature"); the entity's usual measurements decide
-SHARED_HEAD_NOUNS = {"temperature", "moisture", "humidity", "co2", "flow"}
+SHARED_HEAD_NOUNS = {"temperature", "moisture", "humidity", "co2", "flow", "wind speed"}
 
 
 def test_synonyms_are_lower_case_and_shared_only_as_head_nouns(catalog):
