@@ -126,8 +126,8 @@ def duration_values(text: str, info: QuestionInfo, default_unit: str = "s") -> l
     """Durations written in ``text`` (seconds), else bare numbers read in ``default_unit``."""
     src = re.sub(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?:\s*UTC)?",
                  lambda m: " " * len(m.group(0)), text)
-    found = [Cand(d, "prose", s) for d, s, _ in durations(src)
-             if not _drop_by_context(src, s, info) and not re.match(r"\s*(?:UTC|on)\b", src[_:_ + 6])]
+    found = [Cand(d, "prose", s) for d, s, e in durations(src)  # a clock time ('09:15 UTC') is no duration
+             if not _drop_by_context(src, s, info) and not (":" in src[s:e] and re.match(r"\s*(?:UTC|on)\b", src[e:e + 6]))]
     if found:
         return found
     factor = (unit_of(default_unit) or ("time", 1.0))[1]

@@ -156,7 +156,8 @@ def _prose_pairs(text: str, keys: list[str], dur: bool) -> dict[str, float | Non
     return out
 
 
-_PAIR = re.compile(r"(?:^|[,;\n(]|\band\b)\s*[-*•]?\s*\**([a-z][\w ]{0,30}?)\**\s*[:=]\s*([-\d.,]+)", re.I)
+_PAIR = re.compile(r"(?:^|[,;\n(>]|\band\b)\s*[-*•]?\s*\**([a-z][\w >]{0,40}?)\**\s*[:=]\s*(-?(?:\d{1,3}(?:,\d{3})+|\d+)"
+                   r"(?:\.\d+)?)", re.I | re.M)
 
 
 def _extra_keys(pairs: list[tuple[str, float | None]], keys: list[str]) -> list[str]:

@@ -24,6 +24,7 @@ for _names, _dim, _f in [
     (("mib",), "bytes", 1024.0**2),
     (("gib",), "bytes", 1024.0**3),
     (("%", "percent", "pct", "percentage"), "percent", 1.0),
+    (("wh",), "energy", 1.0), (("kwh",), "energy", 1e3), (("mwh",), "energy", 1e6), (("gwh",), "energy", 1e9),
 ]:
     for _n in _names:
         UNITS[_n] = (_dim, _f)
