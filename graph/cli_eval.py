@@ -18,6 +18,7 @@ BUILTIN_AGENTS = ("oracle", "naive", "llm-sql")
 
 
 def _records(bundle: Path) -> list[dict]:
+    """The suite of ``bundle`` as plain records (a user error when there is none)."""
     from tools.queries.record import load_suite
 
     qa = Path(bundle) / "qa.jsonl"
@@ -73,6 +74,34 @@ def _pg_context_dsn(dsn: str, schema: str) -> str:
     return make_conninfo(dsn, options=f"-c search_path={schema}")
 
 
+def _agent_env(passed: list[str] | None) -> tuple[dict[str, str], list[str]]:
+    """The agent's environment: the scrubbed basics plus each ``--agent-env NAME`` (taken from ours)
+    or ``NAME=VALUE``; and the names passed (recorded in run.json, never the values)."""
+    from tools.harness.sandbox import agent_environment
+
+    extra: dict[str, str] = {}
+    for item in passed or []:
+        name, eq, value = item.partition("=")
+        if not name.isidentifier():
+            raise HarnessError(f"--agent-env {item!r}: give NAME or NAME=VALUE with a variable name")
+        if not eq:
+            if name not in os.environ:
+                raise HarnessError(f"--agent-env {name}: {name} is not set in this environment; set it or pass "
+                                   f"--agent-env {name}=VALUE")
+            value = os.environ[name]
+        extra[name] = value
+    return agent_environment(os.environ, extra), sorted(extra)
+
+
+def _agent_key(name: str | None) -> str:
+    """The Bearer token for an http: agent: only the variable the user named (--agent-key-env)."""
+    if not name:
+        return ""
+    if not os.environ.get(name):
+        raise HarnessError(f"--agent-key-env {name}: {name} is not set (or empty) in this environment")
+    return os.environ[name]
+
+
 @app.command("eval")
 def eval_(
     bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle with qa.jsonl (chronoeval queries OUT).")],
@@ -81,77 +110,97 @@ def eval_(
     output: Annotated[Path, typer.Option("-o", "--output", help="Run directory (re-run the same command to resume).")],
     trials: Annotated[int, typer.Option("--trials", min=1, help="Answers per question.")] = 3,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Agent calls in flight.")] = 8,
-    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds per agent call.")] = 60.0,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds per answer, in total (an agent "
+                                           "process and everything it started is killed then).")] = 60.0,
     backend: Annotated[str, typer.Option("--backend", help="Where the agent reads the data: duckdb | parquet | "
                                          "csv | postgres.")] = "duckdb",
     dsn: Annotated[str | None, typer.Option("--dsn", help="PostgreSQL DSN (--backend postgres): the tables are "
                                             "loaded there first.")] = None,
     pg_schema: Annotated[str, typer.Option("--pg-schema", help="PostgreSQL schema for the tables.")] = "chronoeval",
-    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Directory of CSV/Parquet tables "
-                                                  "(default: bundle/data for parquet, RUN/tables for csv).")] = None,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="Directory of CSV/Parquet tables to copy for "
+                                                  "the agent (default: the bundle's).")] = None,
     model: Annotated[str, typer.Option("--model", help="Model name sent to an http: agent.")] = "default",
+    agent_env: Annotated[list[str] | None, typer.Option("--agent-env", help="Pass NAME (from this environment) or "
+                                                        "NAME=VALUE to cmd:/python: agents; repeatable. Nothing "
+                                                        "else of the evaluator's environment reaches them.")] = None,
+    agent_key_env: Annotated[str | None, typer.Option("--agent-key-env", help="Send the value of this variable as "
+                                                      "the Bearer token to an http: agent (none by default).")] = None,
+    max_reply: Annotated[int, typer.Option("--max-reply", min=1, help="Largest answer in bytes; a larger one is a "
+                                           "runtime error.")] = 1_000_000,
     force: Annotated[bool, typer.Option("--force", help="Discard an existing run in -o and start over.")] = False,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Record the templates the agent mostly "
                                          "failed as experience notes (the next build favours them).")] = True,
 ) -> None:
     """Ask every question of the suite TRIALS times, grade the answers as they arrive
-    (RUN/responses.jsonl), then write RUN/summary.json, report.md and report.html."""
+    (RUN/responses.jsonl), then write RUN/summary.json, report.md and report.html. The agent works in
+    a private directory with a copy of the tables only; the bundle is verified before and after."""
     with errors():
         from graph.console import RichProgress, print_ok
-        from tools.harness import build_context, reference_agents, resolve_agent, run_suite, write_report
+        from tools.bundle import BundleIntegrityError, output_lock, verify_bundle
+        from tools.harness import agent_session, reference_agents, run_suite, write_report
 
-        records = _records(bundle)
         if backend not in ("duckdb", "parquet", "csv", "postgres"):
             raise HarnessError(f"--backend {backend!r} is not one of duckdb, parquet, csv, postgres")
-        ctx_dsn = None
-        if backend == "postgres":
-            if not dsn:
-                raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
-            from tools.export import load_postgres
+        if backend == "postgres" and not dsn:
+            raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
+        env, env_names = _agent_env(agent_env)
+        api_key = _agent_key(agent_key_env)
+        records = _records(bundle)
+        with output_lock(output):
+            verify_bundle(bundle)
+            ctx_dsn = None
+            if backend == "postgres":
+                from tools.export import load_postgres
 
-            load_postgres(bundle, dsn, schema=pg_schema, replace=True)
-            ctx_dsn = _pg_context_dsn(dsn, pg_schema)
-        if backend == "csv" and data_dir is None:
-            from tools.export import write_tables
+                load_postgres(bundle, dsn, schema=pg_schema, replace=True)  # type: ignore[arg-type]
+                ctx_dsn = _pg_context_dsn(dsn, pg_schema)  # type: ignore[arg-type]
+            builtins = {**reference_agents(records, bundle), "llm-sql": _llm_sql_factory()}
+            judge = _judge()
+            meta = {"agent": agent, "bundle": str(Path(bundle).resolve()), "backend": backend,
+                    "agent_env": env_names, "max_reply": max_reply}
+            try:
+                with agent_session(bundle, agent, backend=backend, data_dir=data_dir, dsn=ctx_dsn,  # type: ignore[arg-type]
+                                   timeout=timeout, model=model, api_key=api_key, env=env, max_reply=max_reply,
+                                   builtins=builtins) as (fn, self_timed, context), RichProgress() as progress:
+                    tick = progress.counter(f"asking {agent}")
+                    res = run_suite(records, fn, context, output, trials=trials, concurrency=concurrency,
+                                    timeout=timeout, self_timed=self_timed, judge=judge, meta=meta, force=force,
+                                    max_reply=max_reply, on_answer=tick)
+            except KeyboardInterrupt:
+                from graph.console import print_error
 
-            data_dir = output / "tables"
-            data_dir.mkdir(parents=True, exist_ok=True)
-            write_tables(bundle, data_dir, "csv")
-        context = build_context(bundle, backend, dsn=ctx_dsn, data_dir=data_dir)  # type: ignore[arg-type]
-        builtins = {**reference_agents(records, bundle), "llm-sql": _llm_sql_factory()}
-        fn, self_timed = resolve_agent(agent, timeout=timeout, model=model,
-                                       api_key=os.environ.get("OPENAI_API_KEY", ""), builtins=builtins)
-        judge = _judge()
-        meta = {"agent": agent, "bundle": str(Path(bundle).resolve()), "backend": backend}
-        try:
-            with RichProgress() as progress:
-                tick = progress.counter(f"asking {agent}")
-
-                res = run_suite(records, fn, context, output, trials=trials, concurrency=concurrency,
-                                timeout=timeout, self_timed=self_timed, judge=judge, meta=meta, force=force,
-                                on_answer=tick)
-        except KeyboardInterrupt:
-            from graph.console import print_error
-
-            print_error(f"interrupted: the answers so far are in {output / 'responses.jsonl'}; re-run the same "
-                        "command to resume")
-            raise typer.Exit(130) from None
-        summary = write_report(output)
+                print_error(f"interrupted: the answers so far are in {output / 'responses.jsonl'}; re-run the "
+                            "same command to resume")
+                raise typer.Exit(130) from None
+            try:
+                verify_bundle(bundle, full=True)
+            except BundleIntegrityError as exc:
+                raise BundleIntegrityError(f"the bundle changed while the agent ran, so the answers in {output} "
+                                           f"cannot be trusted (no report written): {exc}") from None
+            summary = write_report(output)
         _print_summary(summary)
         print_ok(f"{res.asked} answers asked, {res.kept} kept from before → {output / 'report.md'}, "
                  f"{output / 'report.html'}, {output / 'summary.json'}")
         if memory:
-            _remember_failures(summary, output)
+            _remember_failures(output)
 
 
-def _remember_failures(summary: dict, run: Path) -> None:
-    """Experience notes (agent_failure) for the templates the agent mostly failed."""
+def _remember_failures(run: Path) -> None:
+    """Experience notes (agent_failure) for the templates the agent mostly failed. Answers that
+    failed for infrastructure reasons (connection refused, authentication, quota) teach nothing
+    about the agent and are left out; a run made only of them records nothing."""
     from graph.cli_memory import open_memory
     from graph.console import err
     from knowledge.documents import ExperienceNote
+    from tools.harness import infrastructure_error, load_run, summarize
     from tools.harness.metrics import failure_lessons
 
-    lessons = failure_lessons(summary)
+    meta, records, rows = load_run(run)
+    real = [r for r in rows if not (r.get("label") == "runtime_error" and infrastructure_error(r.get("error")))]
+    if len(real) < len(rows):
+        err.print(f"note: {len(rows) - len(real)} answer(s) failed for infrastructure reasons (connection, "
+                  "authentication, quota); they are not recorded as experience notes")
+    lessons = failure_lessons(summarize(records, real, meta))
     if not lessons:
         return
     try:

@@ -1,5 +1,6 @@
-"""Running agents-under-test on a suite: adapters, data backends, the resumable trial runner,
-reference agents (oracle, naive), metrics, reports and plots.
+"""Running agents-under-test on a suite: adapters, data backends, the agent's private workspace and
+process sandbox, the resumable trial runner, reference agents (oracle, naive), metrics, reports
+and plots.
 
 Names are imported lazily (PEP 562): the CLI imports ``tools.harness.context`` at start-up and
 must not pay for matplotlib or the generator."""
@@ -16,6 +17,8 @@ _WHERE = {
     "reference_agents": "reference", "render_answer": "reference",
     "compare_runs": "report", "load_run": "report", "write_report": "report",
     "RunResult": "runner", "load_responses": "runner", "run_suite": "runner",
+    "agent_environment": "sandbox", "agent_session": "session", "infrastructure_error": "session",
+    "agent_workspace": "workspace",
 }
 
 __all__ = sorted(_WHERE)

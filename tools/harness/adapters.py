@@ -1,29 +1,27 @@
 """Agent adapters: every agent-under-test becomes ``call(question, context) -> Reply``.
 
-Specs: ``python:module:function`` (called with the question and the context dict; returns text or a
-dict with ``answer`` and optional ``cost``; a module-level Runnable is invoked instead), ``http:URL`` (an OpenAI-compatible chat endpoint; the
-model is the agent, told the schema in a system prompt), ``cmd:"..."`` (question on stdin, answer
-on stdout, context in ``CHRONOEVAL_*`` environment variables) and any LangChain Runnable (an object
-with ``invoke``). Per-call timeout everywhere; only transport errors of ``http:`` are retried.
+Specs: ``python:module:function`` (called in a worker process of its own with the question and the
+context dict; returns text or a dict with ``answer`` and optional ``cost``; a module-level Runnable
+is invoked instead), ``http:URL`` (an OpenAI-compatible chat endpoint; the model is the agent, told
+the schema in a system prompt), ``cmd:"..."`` (question on stdin, answer on stdout, context in
+``CHRONOEVAL_*`` environment variables) and, in-process, any LangChain Runnable or callable (the
+built-in reference agents, programmatic use). Agents-under-test run in their working directory
+with the environment they are given (``sandbox.agent_environment``): no evaluator secret unless
+passed on purpose. A total deadline and a reply cap hold for every answer.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
-import os
-import signal
-import subprocess
+import shlex
 import threading
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tools.harness.context import AgentContext, HarnessError
+from tools.harness.sandbox import DEFAULT_MAX_REPLY, agent_environment, describe_exit, run_command
 
 
 @dataclass
@@ -57,50 +55,44 @@ def _num(v: Any) -> Any:
     return v if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
+def _describe(exc: BaseException) -> str:
+    try:
+        return f"{type(exc).__name__}: {exc}"
+    except Exception:  # an exception whose __str__ raises
+        return type(exc).__name__
+
+
+def capped(reply: Reply, max_reply: int) -> Reply:
+    """``reply``, or a runtime error when its output is larger than ``max_reply`` bytes."""
+    out = reply.output
+    if out is None or isinstance(out, int | float | bool):
+        return reply
+    try:
+        size = len(out.encode("utf-8", "replace")) if isinstance(out, str) else len(json.dumps(out, default=str))
+    except Exception as exc:
+        return Reply(error=f"the answer cannot be read ({_describe(exc)})")
+    if size > max_reply:
+        return Reply(error=f"reply too large: more than {max_reply:,} bytes (--max-reply)")
+    return reply
+
+
 def call_with_timeout(agent: Agent, question: str, context: AgentContext, timeout: float) -> Reply:
-    """Call ``agent`` in a daemon thread and give up after ``timeout`` seconds. A hung Python agent
-    cannot be killed; its thread is abandoned (daemon) and the call is a timeout error."""
+    """Call ``agent`` in a daemon thread and give up after ``timeout`` seconds. A hung in-process
+    agent cannot be killed; its thread is abandoned (daemon) and the call is a timeout error."""
     box: dict[str, Any] = {}
 
     def target() -> None:
         try:
-            box["out"] = agent(question, context)
+            box["reply"] = _unwrap(agent(question, context))
         except BaseException as exc:  # the agent's own failure is a result, not our crash
-            box["exc"] = exc
+            box["reply"] = Reply(error=_describe(exc))
 
     t = threading.Thread(target=target, daemon=True, name="chronoeval-agent")
     t.start()
     t.join(timeout)
-    if t.is_alive():
+    if t.is_alive() or "reply" not in box:
         return Reply(error=f"timeout: no answer after {timeout:g} s")
-    if "exc" in box:
-        exc = box["exc"]
-        return Reply(error=f"{type(exc).__name__}: {exc}")
-    return _unwrap(box.get("out"))
-
-
-def python_agent(spec: str) -> Agent:
-    """Load ``module:function`` (``module`` may be a dotted name or a path to a .py file)."""
-    mod_name, _, fn_name = spec.rpartition(":")
-    if not mod_name or not fn_name:
-        raise HarnessError(f"python agent {spec!r} must look like python:package.module:function")
-    try:
-        if mod_name.endswith(".py"):
-            s = importlib.util.spec_from_file_location(os.path.basename(mod_name)[:-3], mod_name)
-            if s is None or s.loader is None:
-                raise ImportError(f"cannot load {mod_name}")
-            module = importlib.util.module_from_spec(s)
-            s.loader.exec_module(module)
-        else:
-            module = importlib.import_module(mod_name)
-    except (ImportError, OSError, SyntaxError) as exc:
-        raise HarnessError(f"cannot import agent module {mod_name!r}: {exc}; check the name and PYTHONPATH") from None
-    fn = getattr(module, fn_name, None)
-    if hasattr(fn, "invoke") and not isinstance(fn, type):  # a LangChain Runnable (chain, compiled graph)
-        return runnable_agent(fn)
-    if not callable(fn):
-        raise HarnessError(f"{mod_name} has no callable {fn_name!r}")
-    return lambda question, context: fn(question, context.as_dict())
+    return box["reply"]
 
 
 def runnable_agent(runnable: Any) -> Agent:
@@ -110,113 +102,95 @@ def runnable_agent(runnable: Any) -> Agent:
     return lambda question, context: runnable.invoke({"question": question, "context": context.as_dict()})
 
 
-class CommandAgent:
-    """A shell command: the question on stdin, the answer on stdout; killed (its whole process group)
-    at the timeout; a non-zero exit is an error carrying the end of stderr."""
+def absolute_command(command: str, base: Path) -> str:
+    """``command`` with its words that name files under ``base`` made absolute (the agent runs in its
+    own working directory, so ``python my_agent.py`` must still find my_agent.py). A command with
+    shell syntax (pipes, redirections, variables) is left as written."""
+    if any(ch in command for ch in "|&;<>()$`\\\n"):
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    out = [str((base / w).resolve()) if w and not w.startswith(("-", "/")) and (base / w).exists() else w
+           for w in words]
+    return shlex.join(out) if out != words else command
 
-    def __init__(self, command: str, timeout: float):
+
+class CommandAgent:
+    """A shell command: the question on stdin, the answer on stdout. It runs in the agent's working
+    directory with the given environment plus ``CHRONOEVAL_*`` context variables; its whole process
+    tree is killed at the deadline and after every answer; stdout beyond ``max_reply`` is an error."""
+
+    def __init__(self, command: str, timeout: float, *, cwd: str | None = None,
+                 env: Mapping[str, str] | None = None, max_reply: int = DEFAULT_MAX_REPLY):
         if not command.strip():
             raise HarnessError('cmd: agent needs a command, e.g. cmd:"python my_agent.py"')
         command = command.strip()
         if len(command) > 1 and command[0] == command[-1] and command[0] in "'\"":
             command = command[1:-1]  # cmd:"..." written with its quotes
-        self.command = command
-        self.timeout = timeout
+        self.command = absolute_command(command, Path.cwd()) if cwd else command
+        self.timeout, self.cwd, self.max_reply = timeout, cwd, max_reply
+        self.env = dict(env) if env is not None else agent_environment({})
 
     def __call__(self, question: str, context: AgentContext) -> Reply:
-        env = dict(os.environ)
-        env.update({"CHRONOEVAL_BACKEND": context.backend, "CHRONOEVAL_DB": context.db_path or "",
-                    "CHRONOEVAL_DATA_DIR": context.data_dir or "", "CHRONOEVAL_DSN": context.dsn or "",
-                    "CHRONOEVAL_TABLES": ",".join(context.tables),
-                    "CHRONOEVAL_SCHEMA": json.dumps(context.as_dict()["schema"])})
-        proc = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, text=True, encoding="utf-8",
-                                errors="replace", start_new_session=True)
-        try:
-            out, err = proc.communicate(question, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return Reply(error=f"timeout: no answer after {self.timeout:g} s")
-        if proc.returncode != 0:
-            return Reply(error=f"exit code {proc.returncode}: {err.strip()[-300:]}")
-        return Reply(output=out)
-
-
-class HttpAgent:
-    """An OpenAI-compatible ``/chat/completions`` endpoint; the model answers from the schema alone
-    (it gets no tools). Connection errors, 429 and 5xx are retried ``retries`` times with backoff."""
-
-    def __init__(self, url: str, model: str, timeout: float, retries: int = 2, api_key: str = ""):
-        base = url.rstrip("/")
-        self.url = base if base.endswith("/chat/completions") else base + "/chat/completions"
-        self.model, self.timeout, self.retries, self.api_key = model, timeout, retries, api_key
-
-    def __call__(self, question: str, context: AgentContext) -> Reply:
-        body = {"model": self.model, "messages": [
-            {"role": "system", "content": "You answer questions about the data below. Reply with the answer "
-                                          "and nothing else.\n\n" + context.schema_text()},
-            {"role": "user", "content": question}]}
-        data = json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        last = ""
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(min(0.2 * 2**attempt, 5.0))
-            req = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    payload = json.loads(resp.read().decode())
-            except urllib.error.HTTPError as exc:
-                last = f"HTTP {exc.code} from {self.url}"
-                if exc.code == 429 or exc.code >= 500:
-                    continue
-                return Reply(error=last)
-            except TimeoutError:
-                return Reply(error=f"timeout: no answer after {self.timeout:g} s")
-            except (urllib.error.URLError, ConnectionError, OSError) as exc:
-                last = f"transport error talking to {self.url}: {getattr(exc, 'reason', exc)}"
-                continue
-            except ValueError:
-                return Reply(error=f"{self.url} returned a body that is not JSON")
-            try:
-                text = payload["choices"][0]["message"]["content"]
-            except (KeyError, IndexError, TypeError):
-                return Reply(error=f"{self.url} returned no choices[0].message.content")
-            usage = payload.get("usage") or {}
-            return Reply(output=text, tokens=usage.get("total_tokens"))
-        return Reply(error=f"{last} (after {self.retries + 1} attempts)")
+        env = {**self.env, "CHRONOEVAL_BACKEND": context.backend, "CHRONOEVAL_DB": context.db_path or "",
+               "CHRONOEVAL_DATA_DIR": context.data_dir or "", "CHRONOEVAL_DSN": context.dsn or "",
+               "CHRONOEVAL_WORKDIR": context.workdir or "", "CHRONOEVAL_TABLES": ",".join(context.tables),
+               "CHRONOEVAL_SCHEMA": json.dumps(context.as_dict()["schema"])}
+        res, code = run_command(self.command, stdin=question.encode(), cwd=self.cwd, env=env,
+                                timeout=self.timeout, max_reply=self.max_reply)
+        if res.error:
+            return Reply(error=res.error)
+        if code != 0:
+            return Reply(error=f"{describe_exit(code)}: {res.err.decode('utf-8', 'replace').strip()[-300:]}")
+        return Reply(output=res.out.decode("utf-8", "replace"))
 
 
 def resolve_agent(spec: Any, *, timeout: float, model: str = "default", api_key: str = "",
-                  builtins: dict[str, Callable[[], Agent]] | None = None) -> tuple[Agent, bool]:
+                  builtins: dict[str, Callable[[], Agent]] | None = None, workdir: str | None = None,
+                  env: Mapping[str, str] | None = None, max_reply: int = DEFAULT_MAX_REPLY) -> tuple[Agent, bool]:
     """The agent for a spec string (or a Runnable/callable object) and whether it enforces its own
-    timeout (``cmd:`` and ``http:`` do; Python callables run under :func:`call_with_timeout`)."""
+    deadline (``python:``, ``cmd:`` and ``http:`` do; in-process callables run under
+    :func:`call_with_timeout`). ``workdir`` and ``env`` are where and with what environment agent
+    processes run (``env=None``: a minimal one, no evaluator variable); ``api_key`` is sent to an
+    ``http:`` agent only when given."""
     builtins = builtins or {}
     if not isinstance(spec, str):
         return (runnable_agent(spec) if hasattr(spec, "invoke") else spec), False
     if spec in builtins:
         return builtins[spec](), False
     kind, _, rest = spec.partition(":")
+    proc_env = dict(env) if env is not None else agent_environment({})
     if kind == "python":
-        return python_agent(rest), False
+        from tools.harness.pyagent import PythonProcessAgent
+
+        return PythonProcessAgent(rest, timeout=timeout, cwd=workdir, env=proc_env, max_reply=max_reply), True
     if kind == "cmd":
-        return CommandAgent(rest, timeout), True
+        return CommandAgent(rest, timeout, cwd=workdir, env=proc_env, max_reply=max_reply), True
     if kind == "http" and rest:
-        return HttpAgent(rest, model, timeout, api_key=api_key), True
+        from tools.harness.http_agent import HttpAgent
+
+        return HttpAgent(rest, model, timeout, api_key=api_key, max_reply=max_reply), True
     names = ", ".join([*builtins, "python:module:function", "http:URL", 'cmd:"..."'])
     raise HarnessError(f"unknown agent {spec!r}; use one of {names}")
 
 
-def invoke(agent: Agent, self_timed: bool, question: str, context: AgentContext, timeout: float) -> Reply:
-    """One call under the timeout policy of its adapter."""
+def invoke(agent: Agent, self_timed: bool, question: str, context: AgentContext, timeout: float,
+           max_reply: int = DEFAULT_MAX_REPLY) -> Reply:
+    """One call under the deadline policy of its adapter, its reply held to ``max_reply`` bytes."""
     if self_timed:
         try:
-            return _unwrap(agent(question, context))
+            reply = _unwrap(agent(question, context))
         except Exception as exc:
-            return Reply(error=f"{type(exc).__name__}: {exc}")
-    return call_with_timeout(agent, question, context, timeout)
+            reply = Reply(error=_describe(exc))
+    else:
+        reply = call_with_timeout(agent, question, context, timeout)
+    return capped(reply, max_reply)
 
 
+def close_agent(agent: Any) -> None:
+    """Stop an agent's worker processes, if it has any."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()

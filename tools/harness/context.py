@@ -1,7 +1,9 @@
 """Where the agent-under-test reads the data, and what it is told about it.
 
 ``AgentContext`` is handed to every adapter: the backend (``duckdb`` file, ``parquet`` or ``csv``
-directory, or ``postgres`` DSN), the tables and their columns. It never holds the answers.
+directory, or ``postgres`` DSN), the tables and their columns, and the agent's working directory.
+It never holds the answers. ``build_context`` points at the bundle's own files (for the trusted
+reference agents); agents-under-test get a private copy (``tools.harness.workspace``).
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ class AgentContext(BaseModel):
     db_path: str | None = None
     data_dir: str | None = None
     dsn: str | None = None
+    workdir: str | None = None
     tables: list[str]
     schema_: dict[str, list[tuple[str, str]]]
 
     def as_dict(self) -> dict:
         """A plain dict for callables and subprocess environments."""
         return {"backend": self.backend, "db_path": self.db_path, "data_dir": self.data_dir, "dsn": self.dsn,
-                "tables": list(self.tables), "schema": {t: [list(c) for c in cols] for t, cols in self.schema_.items()}}
+                "workdir": self.workdir, "tables": list(self.tables), "schema": {t: [list(c) for c in cols] for t, cols in self.schema_.items()}}
 
     def schema_text(self) -> str:
         """The schema as SQL-ish text for a system prompt."""

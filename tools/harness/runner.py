@@ -22,6 +22,7 @@ from typing import Any
 from tools.grade import Judge, grade_response
 from tools.harness.adapters import Agent, invoke
 from tools.harness.context import AgentContext, HarnessError
+from tools.harness.sandbox import DEFAULT_MAX_REPLY
 
 RESPONSES = "responses.jsonl"
 
@@ -149,9 +150,10 @@ def answer_row(record: dict, trial: int, reply, latency: float, judge: Judge | N
 
 def run_suite(records: list[dict], agent: Agent, context: AgentContext, run_dir: Path, *, trials: int = 3,
               concurrency: int = 8, timeout: float = 60.0, self_timed: bool = False, judge: Judge | None = None,
-              meta: dict | None = None, force: bool = False,
+              meta: dict | None = None, force: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
               on_answer: Callable[[int, int], None] | None = None) -> RunResult:
-    """Ask every (question, trial) not yet in RUN/responses.jsonl; ``on_answer(done, total)`` ticks."""
+    """Ask every (question, trial) not yet in RUN/responses.jsonl; ``on_answer(done, total)`` ticks.
+    A reply larger than ``max_reply`` bytes is recorded as a runtime error."""
     if trials < 1 or concurrency < 1 or timeout <= 0:
         raise HarnessError("--trials and --concurrency must be at least 1 and --timeout positive")
     run_dir = Path(run_dir)
@@ -170,7 +172,7 @@ def run_suite(records: list[dict], agent: Agent, context: AgentContext, run_dir:
     def one(task: tuple[dict, int]) -> None:
         record, trial = task
         t0 = time.perf_counter()
-        reply = invoke(agent, self_timed, record["question"], context, timeout)
+        reply = invoke(agent, self_timed, record["question"], context, timeout, max_reply)
         writer.put(answer_row(record, trial, reply, time.perf_counter() - t0, judge))
         if on_answer:
             with lock:

@@ -83,12 +83,14 @@ AGENT_MODULE = textwrap.dedent('''
 ''')
 
 RUNNER = textwrap.dedent('''
-    import json, sys
+    import json, os, sys
     from pathlib import Path
     from tools.harness import build_context, resolve_agent, run_suite
     bundle, run = Path(sys.argv[1]), Path(sys.argv[2])
     records = [json.loads(x) for x in (bundle / "qa.jsonl").read_text().splitlines()]
-    agent, timed = resolve_agent("python:" + sys.argv[3] + ":answer", timeout=10)
+    # this stub cheats on purpose (it reads the suite): it needs SUITE passed explicitly
+    agent, timed = resolve_agent("python:" + sys.argv[3] + ":answer", timeout=10,
+                                 env={k: os.environ[k] for k in ("SUITE", "DELAY", "PATH")})
     run_suite(records, agent, build_context(bundle), run, trials=3, concurrency=2, self_timed=timed,
               meta={"agent": "python:stub"})
 ''')

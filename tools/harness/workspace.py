@@ -1,0 +1,109 @@
+"""The private working directory of an agent-under-test.
+
+It holds only what a question may use: a read-only copy of the tables in the chosen backend
+(``data.duckdb``, or ``data/<table>.parquet`` / ``data/<table>.csv``), in a fresh temp directory
+far from the bundle and the run directory. The agent is told this directory and these files,
+never the bundle path, so neither ``qa.jsonl`` nor ``incidents.json`` is next to it, and writing
+to its copy changes nothing the eval reads. The directory is removed when the eval ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from tools.harness.context import AgentContext, Backend, HarnessError, bundle_schema
+
+PREFIX = "chronoeval-agent-"
+
+
+def _read_only(path: Path) -> None:
+    for p in path.rglob("*") if path.is_dir() else []:
+        os.chmod(p, 0o444 if p.is_file() else 0o555)
+    os.chmod(path, 0o555 if path.is_dir() else 0o444)
+
+
+def _copy_tables(src: Path, dest: Path, ext: str) -> int:
+    dest.mkdir()
+    n = 0
+    for p in sorted(src.glob(f"*.{ext}")):
+        if p.is_file():
+            shutil.copyfile(p, dest / p.name)
+            n += 1
+    return n
+
+
+def remove_tree(path: Path) -> None:
+    """Delete ``path`` even where an agent left read-only files and directories behind."""
+    if not path.exists():
+        return
+    for root, dirs, _files in os.walk(path):
+        for d in dirs:
+            try:
+                os.chmod(os.path.join(root, d), stat.S_IRWXU)
+            except OSError:
+                pass
+    try:
+        os.chmod(path, stat.S_IRWXU)
+    except OSError:
+        pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
+class Workspace:
+    """A working directory with read-only table copies, and the context that describes it."""
+
+    def __init__(self, root: Path, context: AgentContext):
+        self.root, self.context = root, context
+
+    def close(self) -> None:
+        """Remove the directory (the agent processes must be gone by now)."""
+        remove_tree(self.root)
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def agent_workspace(bundle: Path, backend: Backend = "duckdb", *, data_dir: Path | None = None,
+                    dsn: str | None = None, parent: Path | None = None) -> Workspace:
+    """A fresh workspace for ``bundle`` on ``backend``: ``duckdb`` copies data.duckdb, ``parquet``
+    the bundle's (or ``data_dir``'s) Parquet files, ``csv`` the CSV files of ``data_dir`` or new
+    ones written from the bundle; ``postgres`` only passes the DSN of the loaded tables."""
+    bundle = Path(bundle)
+    if backend not in ("duckdb", "parquet", "csv", "postgres"):
+        raise HarnessError(f"unknown backend {backend!r}; use duckdb, parquet, csv or postgres")
+    if backend == "postgres" and not dsn:
+        raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
+    schema = bundle_schema(bundle)
+    root = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
+    try:
+        ctx = AgentContext(backend=backend, workdir=str(root), tables=sorted(schema), schema_=schema)
+        if backend == "duckdb":
+            shutil.copyfile(bundle / "data.duckdb", root / "data.duckdb")
+            _read_only(root / "data.duckdb")
+            ctx.db_path = str(root / "data.duckdb")
+        elif backend == "postgres":
+            ctx.dsn = dsn
+        else:
+            src = Path(data_dir) if data_dir else None
+            if src is None and backend == "csv":
+                from tools.export import write_tables
+
+                (root / "data").mkdir()
+                write_tables(bundle, root / "data", "csv")
+            elif not _copy_tables(src or bundle / "data", root / "data", backend):
+                where = src or bundle / "data"
+                raise HarnessError(f"{where} holds no .{backend} tables; write them with `chronoeval export {bundle} "
+                                   f"--format {backend} -o DIR` and pass --data-dir DIR")
+            _read_only(root / "data")
+            ctx.data_dir = str(root / "data")
+        return Workspace(root, ctx)
+    except BaseException:
+        remove_tree(root)
+        raise
