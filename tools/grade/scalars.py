@@ -178,7 +178,7 @@ def read_bool(text: str) -> bool | None:
     return None if neg == pos else pos
 
 
-_RATIO = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?:x|×|times)\b|(?:factor|ratio)(?:\s*\([^)]{0,40}\))?(?:\s+(?:of|is|was|=))?\s*[:=]?\s*"
+_RATIO = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?:x\b|×|times\b)|(?:factor|ratio)(?:\s*\([^)]{0,40}\))?(?:\s+(?:of|is|was|=))?\s*[:=]?\s*"
                     r"(?P<m>\d+(?:\.\d+)?)|\"ratio\"\s*:\s*(?P<j>\d+(?:\.\d+)?)", re.I)
 
 
