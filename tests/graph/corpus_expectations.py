@@ -99,6 +99,11 @@ def _horizon(spec, want: str) -> Outcome:
     return Outcome(label)
 
 
+def count_expectations(expect: dict) -> int:
+    """How many expectations ``expect`` holds (all unmet when the build fails)."""
+    return ("horizon" in expect) + sum(1 + _count_items(ent) for ent in expect.get("entities", []))
+
+
 def _count_items(ent: dict) -> int:
     """How many expectations an entity block holds besides being found (all unmet when it is missing)."""
     n = sum(k in ent for k in ("emission", "count", "count_min", "count_max", "cadence"))
@@ -129,12 +134,10 @@ def _entity(spec, data: _Data, ent: dict) -> list[Outcome]:
     if "count" in ent:
         out.append(Outcome(f"{name} count", None if found.count == ent["count"] else
                            f"Entity {name} has count {found.count}, but the description says {ent['count']}."))
-    if "count_min" in ent:
-        out.append(Outcome(f"{name} count_min", None if found.count >= ent["count_min"] else
-                           f"Entity {name} has count {found.count}, below the {ent['count_min']} the description implies."))
-    if "count_max" in ent:
-        out.append(Outcome(f"{name} count_max", None if found.count <= ent["count_max"] else
-                           f"Entity {name} has count {found.count}, above the {ent['count_max']} the description implies."))
+    for key, side, ok in (("count_min", "below", lambda n, b: n >= b), ("count_max", "above", lambda n, b: n <= b)):
+        if key in ent:
+            out.append(Outcome(f"{name} {key}", None if ok(found.count, ent[key]) else
+                               f"Entity {name} has count {found.count}, {side} the {ent[key]} the description implies."))
     if "cadence" in ent:
         have = found.emission.cadence if found.emission else None
         ok = have is not None and abs(parse_duration(have) - parse_duration(ent["cadence"])) < 1e-6

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.graph.corpus_expectations import CORPUS_DIR, evaluate_bundle
+from tests.graph.corpus_expectations import CORPUS_DIR, count_expectations, evaluate_bundle
 
 BUILD_ENV = {"CHRONOEVAL_MODEL": "none", "CHRONOEVAL_EMBEDDINGS": "hash"}
 
@@ -42,7 +42,8 @@ def build_offline(text: str, out: Path, work: Path) -> tuple[int, str]:
     env = {**BUILD_ENV, "CHRONOEVAL_MEMORY_DIR": str(work / "memory"), "CHRONOEVAL_CACHE_DIR": str(work / "cache"),
            "CHRONOEVAL_HOME": str(work / "home")}
     result = CliRunner().invoke(app, ["build", text, "-o", str(out), "--yes", "--no-memory", "--seed", "0"], env=env)
-    return result.exit_code, result.output
+    crash = result.exception if result.exception and not isinstance(result.exception, SystemExit) else None
+    return result.exit_code, result.output + (f"\n{type(crash).__name__}: {crash}" if crash else "")
 
 
 def report_one(path: Path, root: Path) -> tuple[int, int, list[str]]:
@@ -51,7 +52,7 @@ def report_one(path: Path, root: Path) -> tuple[int, int, list[str]]:
     out, work = root / path.stem, root / f"{path.stem}-work"
     code, output = build_offline(case["description"], out, work)
     if code != 0 or not (out / "spec.yaml").exists():
-        return 0, 1, [f"build exited {code}: {output.strip()[-400:]}"]
+        return 0, count_expectations(case["expect"]), [f"build exited {code}: {output.strip()[-400:]}"]
     outcomes = evaluate_bundle(out, case["expect"])
     unmet = [o.failure for o in outcomes if o.failure]
     return sum(o.met for o in outcomes), len(outcomes), unmet
