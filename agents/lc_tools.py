@@ -16,10 +16,11 @@ from langchain_core.tools import tool
 @tool
 def describe_domain(description: str) -> dict[str, Any]:
     """Read a plain-language domain description into a draft: entity, count, measurements, states,
-    cadence, horizon, attributes and incident wishes, with the words each came from."""
-    from tools.describe.extract import extract_draft
+    cadence, horizon, attributes and incident wishes, with the catalog entry each matched."""
+    from knowledge.catalog import load_catalog
+    from tools.describe.understand import understand
 
-    return extract_draft(description).model_dump()
+    return understand(description, load_catalog()).model_dump()
 
 
 @tool
@@ -46,13 +47,14 @@ def infer_spec(files: list[str], ddl: str | None = None, name: str = "inferred",
 @tool
 def write_spec(draft: dict[str, Any], seed: int = 0) -> dict[str, Any]:
     """Turn a draft into a validated spec; returns {spec_yaml, decisions} (decisions: the defaults
-    taken where the draft was silent)."""
-    from tools.describe.compose import compose_spec
+    taken where the draft was silent; notes: what was adjusted or not understood)."""
+    from knowledge.catalog import load_catalog
+    from tools.describe.compose_world import compose_world
     from tools.describe.draft import DomainDraft
     from tools.spec.io import dump_spec
 
-    spec, decisions = compose_spec(DomainDraft.model_validate(draft), seed)
-    return {"spec_yaml": dump_spec(spec), "decisions": decisions}
+    spec, decisions, notes = compose_world(DomainDraft.model_validate(draft), load_catalog(), seed)
+    return {"spec_yaml": dump_spec(spec), "decisions": decisions, "notes": notes}
 
 
 @tool

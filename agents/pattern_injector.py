@@ -35,6 +35,19 @@ def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, 
     return dump_spec(Spec.model_validate(spec)), changes
 
 
+def _remove(spec_yaml: str, failed: list[dict]) -> tuple[str, list[str]]:
+    """The spec without the incidents whose checks failed (a suite never asks about an incident the
+    data does not show)."""
+    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+    from tools.spec.model import Spec
+
+    spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
+    gone = sorted({f["incident"] for f in failed if f["incident"]})
+    spec["incidents"] = [i for i in spec.get("incidents", []) if i.get("id") not in gone]
+    return dump_spec(Spec.model_validate(spec)), [f"{i}: removed ({', '.join(f['name'] for f in failed if f['incident'] == i)} "
+                                                  "failed)" for i in gone]
+
+
 def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Generate + check, adjusting failing incidents up to ``max_injection_retries`` times."""
     from tools.spec import parse_spec_text
@@ -56,7 +69,18 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         rows = ", ".join(f"{t}: {n:,}" for t, n in res["rows"].items())
         log.append(decision("pattern_injector", "pattern_injector", f"generated ({rows})",
                             f"attempt {attempt + 1}; {len(failed)} check(s) failed"))
-        if not any(f["incident"] for f in failed) or attempt == ctx.max_injection_retries:
+        if not any(f["incident"] for f in failed):
+            break
+        if attempt == ctx.max_injection_retries:  # out of adjustments: the failing incidents go
+            spec_yaml, changes = _remove(spec_yaml, failed)
+            log += [decision("pattern_injector", "pattern_injector", c, "still failing after the allowed "
+                             "adjustments") for c in changes]
+            res = generate_checked_bundle.invoke({"spec_yaml": spec_yaml, "out": state["out"], "seed": ctx.seed})
+            failed = res["failed"]
+            if any(f["incident"] for f in failed):
+                return {"error": "incident checks still fail after removing the failing incidents: "
+                                 + ", ".join(f"{f['name']}:{f['incident']}" for f in failed if f["incident"]),
+                        "error_code": 3, "decisions": log}
             break
         spec_yaml, changes = _retry(spec_yaml, failed, horizon_days)
         log += [decision("pattern_injector", "pattern_injector", c, "a pattern check failed") for c in changes]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
-from agents.lc_tools import describe_domain, edit_draft, infer_spec
+from agents.lc_tools import describe_domain, edit_draft, infer_spec  # noqa: F401 - describe_domain: LLM tool
 from graph.context import BuildContext
 from graph.state import BuildState, decision
 from prompts.schema_inference import SCHEMA_INFERENCE
@@ -49,16 +49,8 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         log.append(decision("schema_inference", "schema_inference",
                             "draft from the LLM" if draft else "draft from rules (LLM output unusable)", "; ".join(notes)))
     if draft is None:
-        draft = describe_domain.invoke({"description": state["request"]})
-        ev = draft["evidence"]
-        log.append(decision("schema_inference", "schema_inference",
-                            f"entity '{draft['entity']['name']}' ({draft['entity']['count'] or 'count not stated'})",
-                            f"from: {ev.get('entity', '')}"))
-        for part in ("measurements", "states", "cadence", "horizon"):
-            words = ev.get(part, "")
-            log.append(decision("schema_inference", "schema_inference", f"{part}: not stated", "the spec writer "
-                                "picks a default") if words.startswith("default") else
-                       decision("schema_inference", "schema_inference", f"{part}: '{words}'", "read from the description"))
+        draft = read_description(state["request"], ctx.memory).model_dump()
+        log += draft_decisions(draft)
     for edit in state.get("edits", []):
         res = edit_draft.invoke({"draft": draft, "instruction": edit})
         draft = res["draft"]
@@ -69,6 +61,49 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         log.append(decision("schema_inference", "schema_inference", f"retrieved from memory: {found}",
                             "nearest pack and the incident patterns that fit the description"))
     return {"draft": draft, "decisions": log}
+
+
+def catalog_scorer(memory):
+    """The memory's embedding search over the domain catalog, as the matcher's semantic scorer
+    (None without a memory: matching is then lexical only)."""
+    if memory is None:
+        return None
+
+    def score(phrase: str, part: str) -> list[tuple[str, float]]:
+        try:
+            hits = memory.search(phrase, k=3, filters={"kind": "catalog", "id_prefix": f"catalog:{part}:"})
+        except Exception:  # memory is an aid, never a reason to fail a build
+            return []
+        return [(h.doc.id.split(":", 2)[2], h.score) for h in hits]
+    return score
+
+
+def read_description(text: str, memory=None):
+    """The offline draft of a description: rules + the domain catalog (+ the memory's embeddings)."""
+    from knowledge.catalog import load_catalog
+    from tools.describe.understand import understand
+
+    return understand(text, load_catalog(), catalog_scorer(memory))
+
+
+def draft_decisions(draft: dict) -> list[dict]:
+    """The decision-log lines of a draft: every catalog match with its score, what was not understood."""
+    ev = draft["evidence"]
+    e = draft["entity"]
+    log = [decision("schema_inference", "schema_inference", f"entity '{e['name']}' ({e['count'] or 'count not stated'}, "
+                    f"{e.get('kind', 'periodic')})", f"from: {ev.get('entity', '')}")]
+    for key, words in ev.items():
+        if " " in key and not key.startswith("incident "):
+            log.append(decision("schema_inference", "schema_inference", f"{key}: {words}", "catalog match"
+                                if "catalog" in words else "read from the description"))
+    for part in ("measurements", "states", "cadence", "horizon"):
+        if ev.get(part, "").startswith("default"):
+            log.append(decision("schema_inference", "schema_inference", f"{part}: not stated",
+                                "default: the spec writer picks one"))
+    for item in draft.get("not_understood", []):
+        log.append(decision("schema_inference", "schema_inference", f"not understood: {item}",
+                            "the text names it but the catalog has no entry; see report.md"))
+    return log
 
 
 # pattern kinds the spec writer can place on a single entity type's measurements

@@ -20,6 +20,7 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Write and validate the spec; mark everything downstream stale."""
     ctx = runtime.context
     log = []
+    unplaced: list[str] = []
     if state.get("pack"):
         from tools.spec import dump_spec, load_pack
 
@@ -31,8 +32,11 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     else:
         res = write_spec.invoke({"draft": state["draft"], "seed": ctx.seed})
         spec_yaml = res["spec_yaml"]
-        log += [decision("spec_writer", "spec_writer", d, "default where the description is silent")
+        log += [decision("spec_writer", "spec_writer", d, "default where the description is silent"
+                         if "default" in d else "from the description and the domain catalog")
                 for d in res["decisions"]]
+        log += [decision("spec_writer", "spec_writer", n, "adjusted or not understood") for n in res["notes"]]
+        unplaced = [*state["draft"].get("not_understood", []), *res["notes"]]
         if ctx.model is not None:
             spec_yaml, entry = _llm_advice(ctx.model, state, spec_yaml)
             log.append(entry)
@@ -42,6 +46,7 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
                 "decisions": log + [decision("spec_writer", "spec_writer", "spec invalid", check["errors"])]}
     log.append(decision("spec_writer", "spec_writer", "spec validated"))
     return {"spec_yaml": spec_yaml, "review": None if not ctx.auto_approve else "approved",
+            "not_understood": unplaced if not state.get("pack") and not state.get("inferred_yaml") else [],
             "bundle_ready": False, "questions": 0, "paraphrased": False, "stale": STALE_AFTER_SPEC,
             "decisions": log}
 

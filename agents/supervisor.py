@@ -39,6 +39,8 @@ def plan(state: BuildState) -> tuple[str, str]:
         return "review", "the spec has not been approved"
     if not state.get("bundle_ready") or "data" in stale:
         return "pattern_injector", "no data with incidents yet" if not state.get("bundle_ready") else "data is stale"
+    if state.get("world_only"):
+        return "finish", "only the world was asked for (--world-only): data, incidents and checks are up to date"
     if not state.get("questions") or "questions" in stale:
         return "query_synthesizer", "no question suite yet" if not state.get("questions") else "questions are stale"
     if not state.get("paraphrased") or "paraphrases" in stale:

@@ -19,6 +19,7 @@ import typer
 
 from graph.cli_base import app, errors, register_user_errors
 from graph.console import err, out, print_error, print_ok
+from tools.describe.draft import DescriptionError
 
 PAUSED = 0  # a build paused at review is not an error: it waits for --thread ID --answer
 
@@ -27,7 +28,7 @@ class BuildError(ValueError):
     """A build the user asked for in a way that cannot run (exit 2)."""
 
 
-register_user_errors(BuildError)
+register_user_errors(BuildError, DescriptionError)
 
 
 def sessions_path(explicit: Path | None = None) -> Path:
@@ -57,6 +58,8 @@ def show_review(summary: dict[str, Any]) -> None:
     t = Table(show_header=True, header_style="bold")
     for col in ("entity", "count", "cadence", "states", "measurements", "attributes"):
         t.add_column(col)
+    for item in summary.get("not_understood", []):
+        out.print(f"  [yellow]not understood:[/] {item}")
     for e in summary["entities"]:
         t.add_row(e["name"], str(e["count"]), str(e["cadence"] or "events"), ", ".join(e["states"]),
                   ", ".join(e["measurements"]), ", ".join(e["attributes"]))
@@ -85,8 +88,8 @@ def print_result(state: dict[str, Any]) -> None:
     variants = sum('"variant_of": "q' in line for line in qa.read_text().splitlines()) if qa.is_file() else 0
     print_ok(f"built {bundle}: {rows}; {len(inc)} incident(s); {state.get('questions', 0)} questions and "
              f"{variants} paraphrases (qa.jsonl); decisions in report.md")
-    if state.get("checks_failed"):
-        print_error("checks still failing: " + ", ".join(state["checks_failed"]), prefix="warning: ")
+    for item in state.get("not_understood", []):
+        print_error(item, prefix="warning: not understood: ")
 
 
 @app.command()
@@ -103,6 +106,8 @@ def build(
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the world and of the questions.")] = 0,
     n: Annotated[int | None, typer.Option("--n", min=1, help="Canonical questions (default: the query plan).")] = None,
     sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
+    world_only: Annotated[bool, typer.Option("--world-only", help="Build the world only (spec, data, incidents, "
+                                             "checks); add questions later with 'chronoeval queries'.")] = False,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Retrieve packs, patterns and experience notes "
                                          "from the RAG memory (CHRONOEVAL_MEMORY_DIR), and record notes.")] = True,
 ) -> None:
@@ -136,7 +141,8 @@ def build(
             if output.exists() and (not output.is_dir() or any(output.iterdir())):
                 raise FileExistsError(f"{output} already exists; choose another -o path")
             inp = {"request": description or "", "pack": pack, "samples": [str(s) for s in sample or []],
-                   "ddl": str(ddl) if ddl else None, "out": str(output), "iterations": 0, "stale": []}
+                   "ddl": str(ddl) if ddl else None, "out": str(output), "iterations": 0, "stale": [],
+                   "world_only": world_only}
             err.print(f"build session {tid} (resume with --thread {tid})")
         mem = None
         if memory:
@@ -162,6 +168,9 @@ def build(
                 break
             inp = None
         if result.get("error"):
+            if result.get("error_code") == 3:
+                print_error(result["error"])
+                raise typer.Exit(3)
             raise RuntimeError(result["error"])
         print_result(result)
 

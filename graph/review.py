@@ -35,7 +35,8 @@ def review(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Approve (``--yes`` or an "ok" answer) or record the edit instructions and send the build back."""
     if runtime.context.auto_approve:
         return {"review": "approved", "decisions": [decision("review", "user", "approved", "--yes")]}
-    answer = interrupt({"kind": "spec_review", "summary": spec_summary(state["spec_yaml"]),
+    summary = {**spec_summary(state["spec_yaml"]), "not_understood": state.get("not_understood", [])}
+    answer = interrupt({"kind": "spec_review", "summary": summary,
                         "prompt": "Answer 'ok' to build, or describe a change (e.g. '80 turbines every 5 minutes')."})
     text = str(answer or "").strip()
     if text.lower().rstrip(".!") in APPROVALS:

@@ -20,12 +20,16 @@ class BuildState(TypedDict, total=False):
     """A SQL DDL file to take the tables from (``--ddl``)."""
     out: str
     """The bundle directory to write."""
+    world_only: bool
+    """Build the world only (spec, data, incidents, checks): no questions or paraphrases."""
     draft: dict | None
     """The ``DomainDraft`` (JSON) the schema-inference agent read from the request."""
     inferred_yaml: str | None
     """A spec fitted from ``samples``/``ddl`` by the schema-inference agent (YAML with provenance)."""
     spec_yaml: str | None
     """The spec the spec writer produced (YAML text), validated."""
+    not_understood: list[str]
+    """What the description names that could not be placed or had to be adjusted (review, report.md)."""
     review: str | None
     """The human review's answer: ``approved``, or the edit instructions still to apply."""
     edits: list[str]
@@ -48,6 +52,8 @@ class BuildState(TypedDict, total=False):
     """The supervisor has finished the build (successfully or not)."""
     error: str | None
     """Why the build stopped early, for the user."""
+    error_code: int | None
+    """The exit code that error means (3: incident checks still failing; default 1)."""
 
 
 def decision(step: str, agent: str, what: str, why: str = "") -> dict:

@@ -30,7 +30,9 @@ def _pack_dir() -> Path:
 
 def source_files() -> list[Path]:
     """Every file the built-in documents are made from (packs, docs, personas, this module)."""
-    files = sorted(_pack_dir().glob("*.yaml")) + sorted(DOCS_DIR.glob("*.yaml"))
+    from knowledge.catalog import catalog_files
+
+    files = sorted(_pack_dir().glob("*.yaml")) + sorted(DOCS_DIR.glob("*.yaml")) + catalog_files()
     if PERSONAS_FILE.is_file():
         files.append(PERSONAS_FILE)
     return files + [Path(__file__)]
@@ -187,11 +189,28 @@ def template_docs() -> list[Doc]:
             for name, d in data.items()]
 
 
+def catalog_docs() -> list[Doc]:
+    """One document per domain-catalog archetype (``catalog:<part>:<id>``): its names and synonyms,
+    so the embedding search maps a user's noun phrase to it."""
+    from knowledge.catalog import load_catalog
+
+    c = load_catalog()
+    docs = []
+    for part, items in (("measurements", c.measurements), ("entities", c.entities), ("attributes", c.attributes),
+                        ("incidents", c.incidents)):
+        for x in items:
+            name = getattr(x, "name", x.id.replace("_", " "))
+            text = "; ".join(dict.fromkeys([name, *x.synonyms]))
+            docs.append(Doc(id=f"catalog:{part}:{x.id}", kind="catalog", title=name, text=text,
+                            tags=["catalog", part, x.field], source="knowledge/catalog"))
+    return docs
+
+
 def builtin_docs() -> list[Doc]:
     """Every built-in document, in a stable order (ids are unique)."""
     from tools.spec.io import list_packs
 
     docs = [d for name in list_packs() for d in pack_docs(name)]
-    docs += pattern_docs() + template_docs() + library_persona_docs()
+    docs += pattern_docs() + template_docs() + library_persona_docs() + catalog_docs()
     seen: set[str] = set()
     return [d for d in docs if not (d.id in seen or seen.add(d.id))]

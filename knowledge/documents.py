@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-DocKind = Literal["pack", "pattern", "template", "persona", "note", "doc"]
+DocKind = Literal["pack", "pattern", "template", "persona", "note", "doc", "catalog"]
 DOC_KINDS: tuple[str, ...] = ("pack", "pattern", "template", "persona", "note", "doc")
 NoteKind = Literal["user_preference", "agent_failure", "generation_lesson", "judge_rejection"]
 NOTE_KINDS: tuple[str, ...] = ("user_preference", "agent_failure", "generation_lesson", "judge_rejection")
@@ -20,7 +20,8 @@ class Doc(BaseModel):
     """One retrievable chunk. ``domains`` empty means general (not tied to a domain pack).
 
     ``kind``: pack (a chunk of a domain pack), pattern (an incident kind), template (a query
-    template), persona, note (an experience note; ``note_kind`` says which) or doc (added by a caller).
+    template), persona, note (an experience note; ``note_kind`` says which), catalog (a domain-catalog
+    archetype: ``catalog:<part>:<id>``) or doc (added by a caller).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -93,6 +94,8 @@ def matches(doc: Doc, filters: dict | None) -> bool:
     domain, notes without a domain) unless ``general`` is False."""
     if not filters:
         return True
+    if "kind" not in filters and doc.kind == "catalog":
+        return False  # catalog archetypes are looked up on purpose (kind: catalog), never by the way
     for key, want in filters.items():
         if want is None or key == "general":
             continue

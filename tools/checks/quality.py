@@ -129,4 +129,6 @@ def quality_checks(b: Bundle) -> list[Check]:
         out += [c for c in (check_ranges(b, t),) if c is not None]
         out += run_seq_checks(b, t)
         out += [c for c in (check_foreign_keys(b, t),) if c is not None]
-    return out
+    from tools.checks.plausibility import plausibility_checks
+
+    return out + plausibility_checks(b)

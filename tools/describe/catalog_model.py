@@ -92,6 +92,7 @@ class MeasurementArchetype(_Model):
     worse: Literal["up", "down"]  # the direction that means "worse" (SpO2 down, latency up)
     states: dict[StateRoleName, RoleEffect] = {}  # overrides of the role's default for this class
     event_level: bool = False  # measured once per event/lifecycle step (fare, duration), not sampled
+    companions: list[str] = []  # measured together under one name ("blood pressure" = systolic + diastolic)
 
     @model_validator(mode="after")
     def _consistent(self):

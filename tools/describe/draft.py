@@ -12,6 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+
+class DescriptionError(ValueError):
+    """The description names nothing chronoeval can model (blank, or no entity and no quantity)."""
+
+
 MeasurementKind = Literal["gauge", "percent", "latency", "counter", "rate", "output"]
 
 
@@ -20,6 +25,12 @@ class MeasurementDraft(BaseModel):
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     words: str = ""  # the user's words for it ("power output")
+    unit: str | None = None  # the unit the user stated ("kW"), else the catalog's
+    level: float | None = None  # a level the user stated ("around -20 °C"), in ``unit``
+    low: float | None = None  # a limit the user stated ("at least 0"), in ``unit``
+    high: float | None = None  # a limit the user stated ("max 32 kg"), in ``unit``
+    catalog_id: str | None = None  # the measurement archetype it matched
+    score: float | None = None  # how well it matched (1.0 = a synonym)
 
 
 class AttributeDraft(BaseModel):
@@ -28,6 +39,9 @@ class AttributeDraft(BaseModel):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     values: list[str] = []
     words: str = ""
+    n_values: int | None = Field(default=None, gt=0)  # "across 4 zones": how many values, when stated
+    catalog_id: str | None = None
+    score: float | None = None
 
 
 class EntityDraft(BaseModel):
@@ -41,6 +55,12 @@ class EntityDraft(BaseModel):
     attributes: list[AttributeDraft] = []
     cadence: str | None = None  # "10m"; None = the default for the domain
     event_driven: bool = False  # one row per state change (an event log) instead of a cadence
+    kind: Literal["periodic", "lifecycle", "static"] = "periodic"  # lifecycle: arrives and ends (trips)
+    terminal: list[str] = []  # states that end a lifecycle
+    parents: list[str] = []  # names of the entity types whose id every row carries (rider, driver)
+    catalog_id: str | None = None  # the entity archetype it matched
+    score: float | None = None
+    words: str = ""  # the user's words for it
 
 
 class DomainDraft(BaseModel):
@@ -53,3 +73,10 @@ class DomainDraft(BaseModel):
     incident_hints: list[str] = []  # pattern kinds the text asks for ("data_outage", ...)
     nearest_pack: str | None = None
     evidence: dict[str, str] = {}  # part -> the words it was taken from, or "default: ..."
+    others: list[EntityDraft] = []  # further entity types: parents, an event log beside telemetry
+    not_understood: list[str] = []  # what the text names that the reading could not place
+
+    @property
+    def entities(self) -> list[EntityDraft]:
+        """Every entity type of the draft, the main one first."""
+        return [self.entity, *self.others]

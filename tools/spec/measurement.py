@@ -83,6 +83,22 @@ class AttributeEffect(SpecModel):
         return self
 
 
+class Plausible(SpecModel):
+    """What a domain expert accepts for every value of the column (from the domain catalog, not from
+    the generator): the ``plausibility`` data check tests the data against it."""
+
+    low: float | None = None
+    high: float | None = None
+    integer: bool = False
+    source: str = ""  # where the range comes from ("catalog: spo2")
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.low is not None and self.high is not None and self.high < self.low:
+            raise ValueError(f"plausible range [{self.low}, {self.high}]: high is below low")
+        return self
+
+
 class Measurement(SpecModel):
     """One value column. ``formula`` derives it from other measurements and numeric attributes
     (``RRC_ConnEstabAtt - RRC_ConnEstabSucc``); ``hidden`` ones feed formulas but are not written."""
@@ -101,6 +117,7 @@ class Measurement(SpecModel):
     integer: bool = False
     decimals: int | None = Field(default=None, ge=0, le=12)
     hidden: bool = False
+    plausible: Plausible | None = None
 
     @model_validator(mode="after")
     def _bounds(self):
@@ -127,5 +144,5 @@ class MeasurementPatch(SpecModel):
 
 __all__ = [
     "ArNoise", "AttributeEffect", "Duration", "IidNoise", "Measurement", "MeasurementPatch", "NoNoise",
-    "Noise", "PoissonNoise", "PositiveDuration", "Seasonality", "StateEffect",
+    "Noise", "Plausible", "PoissonNoise", "PositiveDuration", "Seasonality", "StateEffect",
 ]

@@ -1,0 +1,131 @@
+"""Default and requested incidents from the field's incident archetypes, always in the direction that
+means worse for the measurement (SpO2 down, latency up, fare up under surge pricing).
+
+Reporters get a degradation of their health metric and an outage (plus the kinds the text asks
+for); lifecycles get a surge of arrivals and a failure storm (a behaviour shift into their failure
+or cancellation states).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.describe.catalog_model import Catalog, MeasurementArchetype
+
+VALUE_KINDS = ("kpi_degradation", "spike", "dip", "level_shift", "slow_drift")
+HEALTH_CLASSES = ("vital", "latency", "error", "condition", "throughput", "signal", "consumption", "environment",
+                  "storage", "count", "position", "amount", "duration", "score")
+
+
+def _effect(arch: MeasurementArchetype | None, sigmas: float) -> str:
+    up = arch is None or arch.worse == "up"
+    return f"{'+' if up else '-'}{sigmas:g}sigma"
+
+
+def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Catalog, field: str | None,
+          avoid: set[str]) -> tuple[str, Any] | None:
+    """The measurement a field's incident archetype names, else the first health-like one."""
+    present = {k["name"] for k in keys if not k.get("integer") or k.get("noise", {}).get("kind") != "poisson"}
+    for inc in catalog.incidents:
+        if field and inc.field != field or inc.kind not in VALUE_KINDS:
+            continue
+        for k in keys:
+            a = archs.get(k["name"])
+            if k["name"] in avoid or k["name"] not in present or a is None:
+                continue
+            if a.id in inc.measurements or a.klass in inc.classes:
+                return k["name"], inc
+    for cls in HEALTH_CLASSES:
+        for k in keys:
+            a = archs.get(k["name"])
+            if k["name"] not in avoid and k["name"] in present and a is not None and a.klass == cls:
+                return k["name"], None
+    free = [k["name"] for k in keys if k["name"] not in avoid and k["name"] in present]
+    return (free[0], None) if free else None
+
+
+def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], archs: dict[str, MeasurementArchetype],
+                       catalog: Catalog, field: str | None, horizon_days: int, asked: list[str],
+                       decisions: list[str]) -> list[dict]:
+    """A degradation of the health metric, an outage, and the asked kinds (or a stuck value and a
+    spike by default) on distinct measurements."""
+    out: list[dict] = []
+    day = lambda i: min(horizon_days, max(1, i))  # noqa: E731 - a clamp
+    short = horizon_days < 1
+    used: set[str] = set()
+    pick = _pick(keys, archs, catalog, field, used)
+    k_affected = max(1, min(4, count // 8))
+    if pick:
+        key, inc = pick
+        used.add(key)
+        name = inc.name if inc else f"{key.replace('_', ' ')} degradation"
+        out.append({"kind": "kpi_degradation", "id": f"{key}_degradation",
+                    "description": f"{name}: {k_affected} {noun} get worse on {key} for 4h"
+                                   + (f" (catalog: {inc.id})" if inc else ""),
+                    "target": {"entity": entity, "random": k_affected},
+                    "window": {"start": f"day {day(horizon_days // 2 + 1)} 10:00", "duration": "4h"},
+                    "ramp_in": "15m", "ramp_out": "15m",
+                    "effects": {key: _effect(archs.get(key), max(8.0, inc.magnitude_sigma if inc else 8.0))}})
+        decisions.append(f"incident {key}_degradation: {'catalog ' + inc.id if inc else 'default'}, "
+                         f"{key} moves the way that means worse ({(archs[key].worse if key in archs else 'up')})")
+    n_out = max(1, min(5, count // 6))
+    out.append({"kind": "data_outage", "id": f"{entity}_outage",
+                "description": f"{n_out} {noun} stop reporting for 2 hours.",
+                "target": {"entity": entity, "random": n_out},
+                "window": {"start": f"day {day(max(1, horizon_days // 2))} 15:00", "duration": "2h"}})
+    extra = [k for k in asked if k not in ("data_outage", "kpi_degradation")] or (["flatline", "spike"] if not short else [])
+    if not [k for k in asked if k not in ("data_outage", "kpi_degradation")]:
+        decisions.append(f"incidents {', '.join(extra)}: added by default (more incident kinds for the suite)")
+    for kind in extra:
+        pick = _pick(keys, archs, catalog, None, used)
+        if pick is None or kind not in ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline",
+                                        "null_burst"):
+            decisions.append(f"incident {kind}: asked for, but no further measurement or a kind reporters cannot "
+                             "show; skipped")
+            continue
+        key = pick[0]
+        used.add(key)
+        base = {"id": f"{key}_{kind}", "target": {"entity": entity, "random": 1},
+                "window": {"start": f"day {day(horizon_days - 1 if horizon_days > 2 else horizon_days)} 06:00",
+                           "duration": "8h"}}
+        if kind in ("flatline", "null_burst"):
+            out.append({"kind": kind, **base, "keys": [key],
+                        "description": f"one {entity.replace('_', ' ')}'s {key} is "
+                                       f"{'stuck' if kind == 'flatline' else 'missing'}."})
+        else:
+            a = archs.get(key)
+            sig = _effect(a, 10) if kind in ("spike", "level_shift", "slow_drift") else f"-{10:g}sigma"
+            if kind == "variance_burst":
+                sig = "10sigma"
+            out.append({"kind": kind, **base, "effects": {key: sig},
+                        "description": f"one {entity.replace('_', ' ')}'s {key} shows a {kind.replace('_', ' ')}."})
+    return out
+
+
+def lifecycle_incidents(entity: str, noun: str, machine: dict[str, Any], roles: dict[str, str],
+                        horizon_days: int, decisions: list[str]) -> list[dict]:
+    """A surge of arrivals and a failure storm (the steps lead to failure/cancellation far more often)."""
+    day = max(1, horizon_days // 2 + (1 if horizon_days > 2 else 0))
+    out = [{"kind": "flash_crowd", "id": f"{entity}_surge", "surge": "+300%",
+            "description": f"a surge: four times the usual {noun} start for 2 hours.",
+            "target": {"entity": entity}, "window": {"start": f"day {day} 17:00", "duration": "2h"}}]
+    bad = [s for s in machine.get("terminal", []) if roles.get(s) in ("failure", "cancelled")]
+    steps = [s for s in machine.get("transitions", {}) if bad]
+    if bad and steps:
+        trans = {s: {b: round(0.6 / len(bad), 4) for b in bad} for s in steps}
+        for s in steps:
+            keep = [t for t in machine["transitions"][s] if t not in bad]
+            if keep:
+                trans[s].update({t: round(0.4 / len(keep), 4) for t in keep})
+            else:
+                trans[s] = {b: round(1 / len(bad), 4) for b in bad}
+            last = list(trans[s])[-1]
+            trans[s][last] = round(1 - sum(v for t, v in trans[s].items() if t != last), 4)
+        out.append({"kind": "behavior_shift", "id": f"{entity}_failure_storm",
+                    "description": f"a failure storm: most {noun} end {' or '.join(bad)} for 4 hours.",
+                    "target": {"entity": entity}, "window": {"start": f"day {max(1, horizon_days - 1)} 09:00",
+                                                             "duration": "4h"},
+                    "transitions": trans})
+    decisions.append(f"incidents on {noun}: a surge of arrivals"
+                     + (f" and a failure storm into {', '.join(bad)}" if bad else "") + " (lifecycle defaults)")
+    return out

@@ -1,0 +1,182 @@
+"""A measurement's spec from its catalog archetype: the unit the user asked for (converted with
+pint), the level they stated or the typical one, noise, daily shape, hard bounds, whole numbers,
+how each state moves it (the state's role, in the archetype's worse direction) and the plausible
+range the data is checked against.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from tools.describe.catalog_model import Catalog, MeasurementArchetype, RoleEffect
+from tools.describe.draft import MeasurementDraft
+from tools.describe.units import convert, convert_spread, parse_unit, unit_label
+
+PEAKS = {"day_peak": "14h", "evening_peak": "19h", "night_peak": "3h", "business_hours": "13h", "commute": "8h",
+         "solar": "12h", "night_low": "15h"}
+MULTIPLICATIVE = {"throughput", "consumption", "count", "latency", "amount"}
+AR_PHI = 0.7
+
+
+def _unit(md: MeasurementDraft, arch: MeasurementArchetype, notes: list[str]) -> tuple[str | None, bool]:
+    """The unit label to write, and whether values must be converted from the archetype's unit."""
+    label = arch.unit_label or (unit_label(arch.unit) if arch.unit else None)
+    if md.unit and arch.unit and parse_unit(md.unit) is not None and convert(1.0, arch.unit, md.unit) is not None:
+        return md.unit, parse_unit(md.unit) != parse_unit(arch.unit)
+    if md.unit and md.unit != label:
+        notes.append(f"{md.name}: '{md.unit}' is not a unit of {arch.name}; kept {label or 'no unit'}")
+    return label, False
+
+
+def _in_unit(value: float | None, arch: MeasurementArchetype, unit: str) -> float | None:
+    if value is None or math.isinf(value):
+        return value
+    out = convert(value, arch.unit, unit)
+    return value if out is None else out
+
+
+def role_effect(arch: MeasurementArchetype, role: str, catalog: Catalog) -> RoleEffect | None:
+    """The archetype's own effect for the role, else the role's default for the archetype's class."""
+    if role in arch.states:
+        return arch.states[role]
+    try:
+        return catalog.role(role).effects.get(arch.klass)
+    except StopIteration:
+        return None
+
+
+def _round(x: float, spread: float) -> float:
+    digits = max(0, 2 - int(math.floor(math.log10(abs(spread))))) if spread > 0 else 3
+    return round(x, min(digits, 6))
+
+
+def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: dict[str, str], catalog: Catalog,
+                     notes: list[str]) -> dict[str, Any]:
+    """The spec dict of one catalog-matched measurement; ``roles`` maps the entity's states to roles;
+    ``notes`` collects what was adjusted (a stated level outside the bounds, a unit that does not fit)."""
+    unit, conv = _unit(md, arch, notes)
+    lo, hi = arch.bounds
+    level, spread = arch.typical, arch.spread
+    if conv:
+        level, lo, hi = _in_unit(level, arch, unit), _in_unit(lo, arch, unit), _in_unit(hi, arch, unit)
+        spread = convert_spread(spread, arch.unit, unit) or spread
+    if md.low is not None and (lo is None or md.low > lo):
+        lo = md.low
+    if md.high is not None and (hi is None or md.high < hi):
+        hi = md.high
+    if lo is not None and hi is not None and hi <= lo:
+        lo, hi = (arch.bounds if not conv else (_in_unit(arch.bounds[0], arch, unit), _in_unit(arch.bounds[1], arch, unit)))
+        notes.append(f"{md.name}: the stated limits contradict {arch.name}'s bounds; kept the catalog's")
+    if (lo is not None and level < lo) or (hi is not None and level > hi):
+        level = (lo + hi) / 2 if lo is not None and hi is not None else (lo if lo is not None else hi)
+        spread = min(spread, abs(level) * 0.1 or spread)
+    if md.level is not None:
+        if (lo is not None and md.level < lo) or (hi is not None and md.level > hi):
+            notes.append(f"{md.name}: stated level {md.level:g} is outside {arch.name}'s bounds "
+                         f"[{lo}, {hi}]; kept the typical {level:g}")
+        else:
+            if arch.typical and arch.noise == "poisson":
+                spread = spread * math.sqrt(max(md.level, 0) / max(level, 1e-9))
+            level = md.level
+    m: dict[str, Any] = {"name": md.name, "description": f"{arch.name} (catalog: {arch.id})"}
+    if unit:
+        m["unit"] = unit
+    integer = arch.integer
+    if arch.noise == "poisson" and integer and (lo is None or lo >= 0):
+        m["noise"] = {"kind": "poisson"}
+        level = max(level, 0.05)
+    elif arch.noise == "iid":
+        m["noise"] = {"kind": "iid", "sigma": _round(spread, spread)}
+    else:
+        m["noise"] = {"kind": "ar", "phi": [AR_PHI], "sigma": _round(spread * math.sqrt(1 - AR_PHI ** 2), spread)}
+    m["base"] = _round(level, spread or abs(level) * 0.01 or 1.0)
+    if arch.daily != "flat" and arch.daily_amplitude > 0 and not arch.event_level:
+        mult = arch.klass in MULTIPLICATIVE and level > 0
+        amp = min(arch.daily_amplitude, 0.95) if mult else arch.daily_amplitude * abs(level)
+        m["seasonality"] = [{"period": "1d", "amplitude": _round(amp, 0.01), "peak": PEAKS[arch.daily],
+                             "mode": "multiplicative" if mult else "additive"}]
+    effects = {}
+    sign = 1.0 if arch.worse == "up" else -1.0
+    for state, role in roles.items():
+        eff = role_effect(arch, role, catalog)
+        if eff is None or (eff.scale == 1 and eff.worse == 0 and eff.noise_scale == 1):
+            continue
+        e: dict[str, float] = {}
+        if eff.scale != 1:
+            e["scale"] = eff.scale
+        if eff.worse:
+            e["shift"] = _round(sign * eff.worse * spread, spread)
+        if eff.noise_scale != 1:
+            e["noise_scale"] = eff.noise_scale
+        effects[state] = e
+    if effects:
+        m["states"] = effects
+    if lo is not None or hi is not None:
+        m["bounds"] = [lo, hi]
+    if integer:
+        m["integer"] = True
+    elif arch.decimals is not None:
+        m["decimals"] = arch.decimals
+    else:
+        m["decimals"] = 2
+    m["plausible"] = {"low": lo, "high": hi, "integer": integer, "source": f"catalog: {arch.id}"}
+    return m
+
+
+# a typical level for a measurement the catalog does not know, by the unit the user gave
+_UNIT_LEVELS = {"ms": 150.0, "s": 30.0, "min": 20.0, "h": 3.0, "hour": 3.0, "d": 2.0, "kg": 20.0, "g": 500.0,
+                "km": 10.0, "m": 100.0, "%": 50.0, "°C": 20.0, "°F": 68.0, "kWh": 1.0, "kW": 5.0, "V": 230.0,
+                "A": 10.0, "USD": 50.0, "EUR": 50.0, "GBP": 50.0, "bpm": 70.0, "rpm": 1500.0, "km/h": 40.0,
+                "L": 50.0, "bar": 3.0, "dB": 60.0, "Hz": 50.0}
+_NON_NEGATIVE = ("[time]", "[mass]", "[length]", "[currency", "[luminosity]", "[current]")
+
+
+def generic_measurement(md: MeasurementDraft, classes: dict[str, str], notes: list[str]) -> dict[str, Any]:
+    """A measurement the catalog does not know: the name rules of ``tools.describe.profiles``, but in
+    the unit the user gave (a typical level for that unit), whole numbers for counts ("number of
+    bottles"), never negative for durations, masses, lengths, money and counts, and the limits the
+    user stated; its plausible range is only what the unit itself rules out."""
+    from tools.describe.compose import _measurement
+
+    m = _measurement(md.name, md.words, classes)
+    count = bool(re.match(r"(?:number|count|total|amount)_of|n_", md.name)) or md.name.endswith(("_count", "s_total"))
+    unit = parse_unit(md.unit) if md.unit else None
+    lo: float | None = None
+    hi: float | None = None
+    if md.name in ("age", "patient_age", "customer_age") and not md.unit:
+        m.update(unit="years", base=45.0, noise={"kind": "iid", "sigma": 18.0}, integer=True)
+        m.pop("seasonality", None)
+        m.pop("decimals", None)
+        lo, hi = 0.0, 110.0
+    elif count:
+        m.update(base=max(md.level or 0.0, 50.0), noise={"kind": "poisson"}, integer=True)
+        m.pop("decimals", None)
+        lo = 0.0
+    elif md.unit:
+        label = unit_label(unit) if unit is not None else md.unit
+        level = md.level if md.level is not None else _UNIT_LEVELS.get(label, m.get("base", 10.0))
+        m.update(unit=label, base=level, noise={"kind": "ar", "phi": [AR_PHI], "sigma": round(abs(level) * 0.12, 4) or 0.1})
+        m.pop("trend", None)
+        dims = str(unit.dimensionality) if unit is not None else ""
+        if label == "%":
+            lo, hi = 0.0, 100.0
+        elif any(d in dims for d in _NON_NEGATIVE) or "/" in md.unit:
+            lo = 0.0
+    if md.low is not None:
+        lo = md.low if lo is None else max(lo, md.low)
+    if md.high is not None:
+        hi = md.high if hi is None else min(hi, md.high)
+        if m["base"] > hi:
+            m["base"] = round(hi * 0.6, 4)
+            if m["noise"].get("kind") != "poisson":
+                m["noise"]["sigma"] = round(hi * 0.1, 4)
+    if lo is not None or hi is not None:
+        old_lo, old_hi = (m.get("bounds") or [None, None])
+        m["bounds"] = [lo if lo is not None else old_lo, hi if hi is not None else old_hi]
+        m["plausible"] = {"low": lo, "high": hi, "integer": bool(m.get("integer")),
+                          "source": "the unit and the limits in the text"}
+    notes.append(f"{md.name}: no catalog entry; level {m['base']:g}{' ' + m['unit'] if m.get('unit') else ''} "
+                 "is a generic default")
+    return m

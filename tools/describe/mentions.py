@@ -1,0 +1,224 @@
+"""Find what a description names, sentence by sentence: entity nouns (counted or from the catalog),
+lists of reported quantities, state lists, attributes and their values, cadences and volumes.
+
+Pure text work: the catalog is only used to recognise nouns. ``tools.describe.understand`` turns
+the mentions into a draft.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tools.describe.catalog_model import Catalog
+from tools.describe.extract import find_cadence, snake
+from tools.describe.match import index, singular
+from tools.describe.phrases import Item, parse_item, split_items
+from tools.describe.units import parse_unit
+
+NOT_ENTITIES = {"value", "reading", "measurement", "metric", "event", "row", "record", "percent", "degree",
+                "time", "unit", "level", "number", "bottle", "item", "step", "ms", "kw"}
+TIME_WORDS = {"second", "minute", "hour", "day", "week", "month", "year", "sec", "min", "hr", "ms", "night",
+              "morning", "evening", "shift", "time", "percent", "degree", "kwh", "km", "mile", "meter", "metre"}
+REPORT = (r"reporting|reports?|send(?:s|ing)?|emit(?:s|ting)?|measur(?:e|es|ing)|track(?:s|ing)?|"
+          r"record(?:s|ing)?|collect(?:s|ing)?|log(?:s|ging)?|monitor(?:s|ing|ed)?|stream(?:s|ing)?|"
+          r"captur(?:e|es|ing)|produc(?:e|es|ing)|push(?:es|ing)?|publish(?:es|ing)?|with(?!\s+(?:about\s+|around\s+)?\d)|readings? of|"
+          r"metrics? (?:like|such as|for)|telemetry (?:like|such as|for|of)|data on")
+KIND_NOUNS = r"(?:type|class|category|tier|plan|kind|mode|channel|priority|segment|grade|model|brand)"
+HAVE = r"(?:each|every)\s+(?:[a-z-]+\s+){0,2}?(?:has|have|is assigned|carries|comes with|belongs to|is in|sits in)"
+_FILLER = {"for", "over", "during", "every", "each", "per", "and", "or", "with", "in", "at", "it", "they", "them"}
+LIST_END = (r"(?=,?\s+(?:every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
+            r"so|and (?:they|it|each|every|go|goes|are|is|can|have|has)|they|it)\b|\s*[;.](?!\d)|$)")
+STATE_LISTS = [
+    r"\b(?:go(?:es)?|going|move|moves|moving|cycle|cycles|transition(?:s|ing)?|switch(?:es)?|pass(?:es)?|progress(?:es)?|flow)\s+"
+    r"(?:through|between|among|from)\s+(?:the\s+)?(?:states?\s+|stages?\s+|statuses\s+)?(?P<list>.+)",
+    r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|of|=|\()\s*(?P<list>.+)",
+    r"\b(?:are|is|can be|may be|get|gets|become|becomes|be|end up|ends? up|go|goes)\s+(?:either\s+|in one of\s+|marked\s+|set to\s+)?"
+    r"(?P<list>[a-z_-]+.*(?:,|\bor\b|\band\b|\bthen\b).*)",
+]
+_NOT_STATE = re.compile(r"^(?:reporting|reported|measured|recorded|logged|sent|tracked|monitored|made|used|"
+                        r"the|a|an|each|every|per|at)\b|\d", re.I)
+EVENT_WORDS = re.compile(r"\b(?:events?|event log|logs?|audit|lifecycle|status changes?|state changes?|"
+                         r"each step|every step|timeline|history of)\b", re.I)
+
+
+@dataclass
+class EntityMention:
+    """An entity noun: where, its words, the catalog id (None if unknown) and a stated count."""
+
+    sentence: int
+    pos: int
+    words: str
+    catalog_id: str | None
+    score: float
+    count: int | None = None
+    per_day: bool = False
+
+
+@dataclass
+class SentenceFacts:
+    """What one sentence says."""
+
+    text: str
+    items: list[tuple[str, Item]] = field(default_factory=list)  # (verb kind: report|have|colon, item)
+    states: list[str] = field(default_factory=list)
+    state_words: str = ""
+    state_ends: list[str] = field(default_factory=list)  # the last step or the final "X or Y" alternatives
+    subject_list: tuple[str, list[str]] | None = None  # "<noun> is A or B": decided by the reader
+    per: list[str] = field(default_factory=list)  # "per region", "by tariff"
+    across: list[tuple[str, int]] = field(default_factory=list)  # "across 4 zones"
+    cadence: str | None = None
+    cadence_words: str = ""
+    used: list[tuple[int, int]] = field(default_factory=list)  # character spans consumed
+
+
+def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMention]:
+    """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns."""
+    ents = index(catalog, "entities")
+    out: list[EntityMention] = []
+    for si, s in enumerate(sentences):
+        counted = [(m.group(1), m.group(2), m.start(2), bool(m.group(3))) for m in re.finditer(
+            r"\b(?:about\s+|around\s+|roughly\s+|~\s*)?(\d[\d,]*)\s*\+?\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*?s)\b"
+            r"(\s+(?:a|per|each)\s+day)?", s)]
+        counted += [(m.group(2), m.group(1), m.start(1), False)
+                    for m in re.finditer(r"\b([A-Za-z][\w-]*s)\s*[x×]\s*(\d+)\b", s)]  # "beehives x20"
+        for number, words, start, per_day in counted:
+            last = words.split()[-1]
+            head = singular(last.lower())
+            if head in TIME_WORDS or (parse_unit(head) is not None and not last[0].isupper()) or head in NOT_ENTITIES:
+                continue
+            cands = ents.lexical(words)
+            cands = [c for c in cands if c.score >= 0.8]
+            out.append(EntityMention(si, start, words, cands[0].id if cands else None,
+                                     cands[0].score if cands else 0.0, int(number.replace(",", "")), per_day))
+        for pos, id_, words in ents.mentions(s):
+            start = _char_pos(s, pos)
+            if any(e.sentence == si and (e.catalog_id == id_ or e.pos <= start < e.pos + len(e.words)) for e in out):
+                continue
+            if parse_unit(words) is not None and not words[0].isupper() or len(words) < 3:
+                continue  # "dB" is a unit, not a database
+            plural_word = singular(words.split()[-1].lower()) != words.split()[-1].lower()
+            at_start = len(s[:start].split()) <= 2 and re.match(
+                r"\s*(?:is|are|has|have|go|goes|can|report|reports|send|sends|move|moves|get|gets|each|arrive|arrives)\b",
+                s[start + len(words):], re.I) is not None
+            if plural_word or at_start:
+                out.append(EntityMention(si, start, words, id_, 1.0))
+    return sorted(out, key=lambda e: (e.sentence, e.pos))
+
+
+def _char_pos(s: str, word_index: int) -> int:
+    words = list(re.finditer(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*", s))
+    return words[word_index].start() if word_index < len(words) else 0
+
+
+def _strip_lead(item: str) -> str:
+    """'then are admitted' → 'admitted'; 'it is mishandled' → 'mishandled'."""
+    item = item.strip(" ()")
+    while True:
+        new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or)\s+",
+                     "", item, flags=re.I)
+        if new == item:
+            return item
+        item = new
+
+
+def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
+    """Lists, states, attributes and cadence of one sentence."""
+    f = SentenceFacts(text=s)
+    roles = index(catalog, "roles")
+    f.cadence, f.cadence_words = find_cadence(s)
+    for p in STATE_LISTS:
+        m = re.search(p, re.sub(r"\s*\((?!\s*or\b)[^)]*\)", "", re.sub(r"\(\s*or\s+([^)]*)\)", r", or \1", s)), re.I)
+        if not m:
+            continue
+        listed = re.split(r"\s+(?:states?|status(?:es)?|modes?|stages?)\b|\)|,?\s+(?:with|where|when|while|depending|"
+                          r"every|each|per|over|for|during|and (?:report|send|they|it|each))\b",
+                          m.group("list"), maxsplit=1, flags=re.I)[0]
+        lead = re.match(r"^\s*(?:the|a|an|each|all)?\s*[\w-]+\s+([a-z]+),\s*$", s[: m.start()], re.I)
+        listed = f"{lead.group(1)}, {listed}" if lead and p is STATE_LISTS[2] else listed  # "Patients arrive, are ..."
+        items = [_strip_lead(i) for i in split_items(listed)]
+        items = [re.sub(r"\s+(?:on|to|at|into|onto|from|by|with|for|in the|at the)\s+.*$", "", i) if len(i.split()) > 2
+                 else i for i in items]  # "loaded on the aircraft" is the state "loaded"
+        items = [i for i in items if i]
+        if len(items) >= 2 and all(1 <= len(i.split()) <= 4 and not _NOT_STATE.search(i) for i in items) and \
+                (len(items) >= 3 or p is not STATE_LISTS[2] or any(roles.lexical(i)[:1] and roles.lexical(i)[0].score >= 0.9
+                                                                for i in items)):
+            f.states = list(dict.fromkeys(snake(i) for i in items))
+            f.state_words = m.group(0)[: m.start("list") - m.start() + len(listed)]
+            tail = re.split(r"\s+or\s+", listed)
+            if len(tail) > 1:  # "..., completed or cancelled": the alternatives that end a lifecycle
+                before = split_items(tail[-2])[-1:] if split_items(tail[-2]) else []
+                ends = [i for i in items if any(i and i in part for part in [*before, *tail[-1:]])]
+                f.state_ends = [snake(i) for i in ends if snake(i) in f.states]
+            else:
+                f.state_ends = f.states[-1:]
+            f.used.append((m.start(), m.start("list") + len(listed)))
+            break
+    if not f.states:  # "breed is Holstein or Jersey": states of an entity or values of an attribute
+        sl = re.match(r"^\s*(?:the|a|an|each|every|its|their)?\s*([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:is|are)\s+"
+                      r"(?:either\s+)?([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$", s, re.I)
+        if sl:
+            f.subject_list = (sl.group(1), [_strip_lead(v) for v in split_items(sl.group(2))])
+            f.used.append(sl.span())
+    for m in re.finditer(rf"\b((?:[a-z]+\s){{0,2}}?{KIND_NOUNS})\s+(?:is\s+|of\s+|either\s+)?"
+                         r"((?:[\w-]+\s){0,2}?[\w-]+(?:,\s*(?:[\w-]+\s){0,2}?[\w-]+)*,?\s+or\s+(?:[\w-]+\s?){1,3})", s, re.I):
+        if any(a <= m.start() < b for a, b in f.used):
+            continue
+        f.items.append(("colon", Item(words=re.sub(r"^(?:the|a|an|its|their)\s+", "", m.group(1).strip(), flags=re.I),
+                                      raw=m.group(0), values=[v.strip(" '\"") for v in split_items(m.group(2))])))
+        f.used.append(m.span())
+    for m in re.finditer(r"\b([a-z][\w -]{2,40}?)\s*:\s*([^:;.]+?(?:,|\bor\b)[^:;.]+)$", s, re.I):
+        if re.search(r"states?|status|modes?|stages?", m.group(1), re.I) or any(a <= m.start() < b for a, b in f.used):
+            continue
+        name = re.split(r"\b(?:has|have|with|is|are|carries|gets)\s+(?:a|an|one|its|their)?\s*", m.group(1))[-1]
+        values = re.split(r",?\s+and\s+(?:a|an|the|its|their)\s+", m.group(2), maxsplit=1)[0]
+        f.items.append(("colon", Item(words=name.strip(), raw=m.group(0),
+                                      values=[v.strip(" '\"") for v in split_items(values)])))
+        f.used.append((m.start(), m.start(2) + len(values)))
+        rest = m.group(2)[len(values):]
+        if rest.strip():  # ", and a region per household (north, midlands, south)"
+            it = parse_item(re.sub(r"^,?\s*and\s+", "", rest.strip()))
+            if it.words:
+                f.items.append(("have", it))
+    for kind, p in (("report", rf"\b(?:{REPORT})\s+(?:(?:their|its|the|a|an)\s+)?"),
+                    ("have", rf"\b{HAVE}\s+(?:(?:a|an|one|its|their)\s+)?")):
+        for verb in re.finditer(p, s, re.I):  # each verb on its own: a skipped "with" must not hide "reporting"
+            m = re.compile(rf"(?P<list>.+?){LIST_END}", re.I).match(s, verb.end())
+            if m is None or any(a <= verb.start() < b for a, b in f.used):
+                continue
+            before = s[: verb.start()].split()[-1:]
+            if kind == "report" and before and before[0].lower() in ("each", "every", "the", "a", "an", "per", "of",
+                                                                    "bedside", "patient", "remote"):
+                continue  # "each monitor records": a noun, not the verb
+            if kind == "report" and verb.group(0).lower().startswith("with") and re.search(
+                    rf"\b(?:{REPORT.split('|with')[0]})\b", m.group("list"), re.I):
+                continue  # "households with smart meters reporting X": the list is after "reporting"
+            cut = min([a for a, _b in f.used if m.start("list") <= a < m.end("list")] + [m.end("list")])
+            listed = re.sub(r"[\s,]*(?:and|or)?\s*(?:the|a|an)?\s*$", "", s[m.start("list"): cut])
+            for raw in split_items(listed):
+                it = parse_item(raw)
+                if it.words and len(it.words.split()) <= 5 and it.words.lower() not in _FILLER:
+                    f.items.append((kind, it))
+            f.used.append((verb.start(), m.end()))
+    if not any(k == "report" for k, _ in f.items):  # terse text: "freezers, temp every 5 min, 2 weeks"
+        for chunk in re.split(r"\s*[,;:]\s*|\s+-\s+|\s+and\s+", s):
+            start = s.find(chunk)
+            if chunk and not any(a <= start < b for a, b in f.used):
+                it = parse_item(chunk)
+                if it.words and len(it.words.split()) <= 4:
+                    f.items.append(("loose", it))
+    for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by|split by)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+                         s, re.I):
+        word = m.group(1).lower()
+        if m.group(0).lower().startswith("by ") and (word.split()[0] in ("a", "an", "the", "their", "its") or
+                                                      re.search(r"\b(?:seen|driven|caused|run|made|handled)\s+by", s[:m.end()],
+                                                                re.I)):
+            continue  # "seen by a doctor" is no breakdown
+        first = singular(word.split()[0])
+        if first not in TIME_WORDS and not re.match(r"\d", word):
+            f.per.append(first if first in ("region", "site", "zone", "city", "country") else word)
+    for m in re.finditer(r"\b(?:across|in|over|from)\s+(\d+)\s+([a-z][\w-]*s)\b", s, re.I):
+        head = singular(m.group(2).lower())
+        if head not in TIME_WORDS:
+            f.across.append((head, int(m.group(1))))
+    return f

@@ -1,0 +1,181 @@
+"""Reading the pieces of a description: numbers in words, sentences, and list items with their
+units and qualifiers ("rotor speed in rpm", "power output (kW)", "temperature around -20 °C").
+
+Numbers in words are converted by a small converter of our own: text2num also converts ordinals
+("every second" → "every 2nd"), which breaks cadences, and has no switch to stop it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.describe.units import parse_unit, unit_label
+
+_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES, "dozen", "a", "an"], key=len, reverse=True))
+_RUN = re.compile(rf"\b(?:(?:{_WORD})(?:[\s-]+(?:and\s+)?(?=(?:{_WORD})\b))?)+\b", re.I)
+
+
+def _value(words: list[str]) -> int | None:
+    total, current, seen = 0, 0, False
+    for w in words:
+        if w in ("a", "an"):
+            current = max(current, 1)
+            continue
+        if w in _ONES:
+            current += _ONES[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "dozen":
+            current = max(current, 1) * 12
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w in _SCALES:
+            total += max(current, 1) * _SCALES[w]
+            current = 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+def words_to_numbers(text: str) -> str:
+    """'forty turbines over two weeks, a dozen pumps, two hundred scooters' → digits; a lone 'a'/'an'
+    and 'one' used as a pronoun ('one of them', 'each one') stay words."""
+    def repl(m: re.Match) -> str:
+        words = [w for w in re.split(r"[\s-]+", m.group(0).lower()) if w and w != "and"]
+        if all(w in ("a", "an") for w in words):
+            return m.group(0)
+        value = _value(words)
+        after = text[m.end(): m.end() + 6].lower()
+        if value is None or (words == ["one"] and (after.startswith(" of") or text[:m.start()].lower().endswith(
+                ("each ", "every ", "which ", "no ")))):
+            return m.group(0)
+        lead = " " if m.group(0)[0] == " " else ""
+        return lead + str(value)
+
+    return _RUN.sub(repl, text)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and semicolon clauses (a dot between digits is a decimal point, not an end)."""
+    parts = re.split(r"(?<!\d)[.!?](?!\d)\s*|;\s*|\n+", text)
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+_QUAL = r"(?:around|about|approximately|approx\.?|roughly|typically|usually|normally|~|near|at about|close to|of about|averaging)"
+_NUMBER = r"[-−–]?\d+(?:[.,]\d+)?"
+
+
+@dataclass
+class Item:
+    """One list item: the name words, the unit the user gave, a stated level, the raw text."""
+
+    words: str
+    unit: str | None = None  # label of the unit ("kW"), parsed by pint
+    level: float | None = None
+    raw: str = ""
+    values: list[str] | None = None  # "(a, b or c)" after an attribute name
+    low: float | None = None  # "at least 0", "min 5"
+    high: float | None = None  # "(max 32)", "at most 1000", "up to 25 km/h"
+
+
+def _num(s: str) -> float:
+    return float(s.replace("−", "-").replace("–", "-").replace(",", "."))
+
+
+def parse_item(raw: str) -> Item:
+    """'rotor speed in rpm' / 'power output (kW)' / 'temperature around -20 °C' / 'tariff plan
+    (standard, economy 7 or time-of-use)' → an Item."""
+    text = raw.strip(" .,:'\"`")
+    item = Item(words=text, raw=raw.strip())
+    for b in list(re.finditer(r"[(\[]([^)\]]*)[)\]]", text)):
+        if re.search(rf"\b(?:{_LIMIT}|multiples? of|in steps of|rounded to)\b", b.group(1), re.I):
+            _limits(item, b.group(1))
+            text = text.replace(b.group(0), " ")
+    _limits(item, text)
+    text = re.sub(rf",?\s*\b(?:{_LIMIT})\s+{_NUMBER}\s*[^\s,;]*", " ", text, flags=re.I)
+    text = " ".join(text.split())
+    m = re.search(r"\s*[(\[]([^)\]]*)[)\]]", text)
+    if m:
+        inside = re.sub(r"^(?:in|as)\s+", "", m.group(1).strip(), flags=re.I)
+        vals = [v for v in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*/\s*", inside) if v]
+        if parse_unit(inside) is not None and len(vals) == 1:
+            item.unit = unit_label(parse_unit(inside))
+        elif len(vals) >= 2:
+            item.values = [v.strip(" '\"") for v in vals]
+        text = (text[: m.start()] + " " + text[m.end():]).strip()
+    q = re.search(rf"\s*(?:,\s*)?(?:{_QUAL}\s*)?(?:(?:under|below|over|above|less than|more than)\s+)?"
+                  rf"(?<![A-Za-z0-9.])({_NUMBER})\s*([^\s\d,;]{{0,12}}(?:\s?[a-zA-Z/]+)?)?\s*$", text)
+    if q and (re.search(_QUAL, q.group(0), re.I) or q.group(2)):
+        item.level = _num(q.group(1))
+        unit = parse_unit(q.group(2)) if q.group(2) else None
+        if unit is not None:
+            item.unit = item.unit or unit_label(unit)
+        text = text[: q.start()].strip()
+    u = re.search(r"\s+(?:in|as|measured in|expressed in)\s+([^\s,;]+(?:\s?/\s?[^\s,;]+)?(?:\s+per\s+\w+)?)\s*$", text, re.I)
+    if u and parse_unit(u.group(1)) is not None:
+        item.unit = item.unit or unit_label(parse_unit(u.group(1)))
+        text = text[: u.start()].strip()
+    elif u and re.search(r"\bper\b|/", u.group(1)):  # "in bottles per minute": a rate pint does not know
+        item.unit = item.unit or u.group(1).replace(" per ", "/")
+        text = text[: u.start()].strip()
+    last = text.rsplit(None, 1)
+    if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])) \
+            and parse_unit(last[1]) is not None:
+        item.unit = unit_label(parse_unit(last[1]))  # "hive weight kg", "battery %"
+        text = last[0]
+    text = re.sub(r"\s+(?:(?:of|for|per|on|from)\s+(?:each|every|the|a|an)|per)\s+[\w-]+$", "", text, flags=re.I)  # "airline of each bag"
+    text = re.sub(r"^(?:the\s+)?[a-z]+'s\s+", "", text, flags=re.I)  # "the patient's heart rate"
+    text = re.sub(r"^(?:and|or|plus|also)\s+", "", text, flags=re.I)
+    item.words = re.sub(r"^(?:the|their|its|a|an|each|per|current|both)\s+", "", text, flags=re.I).strip(" -:")
+    return item
+
+
+_LIMIT = r"max(?:imum)?|at most|up to|no more than|min(?:imum)?|at least|no less than|never (?:above|over|below|under)"
+_UNIT_WORDS = {"kg", "kw", "kwh", "mw", "mwh", "db", "dba", "ms", "rpm", "bpm", "mmhg", "hpa", "kpa", "psi", "bar",
+               "ppm", "ppb", "lux", "mbps", "gbps", "km", "mph", "kph", "usd", "eur", "gbp", "lbs", "volts", "amps",
+               "hz", "celsius", "fahrenheit", "litres", "liters", "mm", "cm", "l/min", "m3", "m³", "kn", "knots"}
+
+
+def _limits(item: Item, text: str) -> None:
+    """Stated limits: 'max 32', 'at most 1000', 'at least 0' (in the item's unit)."""
+    for m in re.finditer(rf"\b({_LIMIT})\s+({_NUMBER})\s*([^\s,;)]*)", text, re.I):
+        word, value = m.group(1).lower(), _num(m.group(2))
+        if m.group(3) and item.unit is None and parse_unit(m.group(3)) is not None:
+            item.unit = unit_label(parse_unit(m.group(3)))
+        if word.startswith(("max", "at most", "up to", "no more", "never above", "never over")):
+            item.high = value if item.high is None else min(item.high, value)
+        else:
+            item.low = value if item.low is None else max(item.low, value)
+
+
+def split_items(text: str) -> list[str]:
+    """'a, b (x, y or z) and c' → ['a', 'b (x, y or z)', 'c']: commas, 'and', 'or', '&', 'as well as',
+    never inside brackets."""
+    out, depth, cur = [], 0, ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch in "([" and 1 or 0
+        depth -= ch in ")]" and 1 or 0
+        if depth == 0:
+            m = re.match(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|as well as|plus)\s+|\s+/\s+", text[i:], re.I)
+            if m is None and ch == "/" and re.fullmatch(r"[A-Za-z_]{4}", text[max(0, i - 4): i]) \
+                    and re.match(r"[A-Za-z_]{4}", text[i + 1:]):  # "heating/cooling", never "µg/m³" or "km/h"
+                m = re.match("/", text[i:])
+            if m and m.end() > 0 and (ch in ", /&" or text[i] == " "):
+                out.append(cur)
+                cur = ""
+                i += m.end()
+                continue
+        cur += ch
+        i += 1
+    out.append(cur)
+    return [o.strip() for o in out if o.strip()]
