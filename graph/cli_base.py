@@ -48,10 +48,13 @@ def register_user_errors(*types: type[BaseException]) -> None:
 
 def _user_error_types() -> tuple[type[BaseException], ...]:
     from tools.bundle import BundleIntegrityError, LockHeldError
+    from tools.bundle.paths import UnsafePathError
     from tools.checks import BundleError
     from tools.spec import SpecError
+    from tools.sqlsafe import UnsafeSQLText
 
-    return (SpecError, BundleError, BundleIntegrityError, LockHeldError, *_PATH_ERRORS, *_EXTRA_USER_ERRORS)
+    return (SpecError, BundleError, BundleIntegrityError, LockHeldError, UnsafePathError, UnsafeSQLText,
+            *_PATH_ERRORS, *_EXTRA_USER_ERRORS)
 
 
 def _describe(exc: BaseException) -> str:

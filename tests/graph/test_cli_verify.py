@@ -56,7 +56,7 @@ def _edit_data(b: Path) -> str:
 
 
 def _truncate_parquet(b: Path) -> str:
-    p = sorted((b / "data").glob("*.parquet"))[-1]
+    p = max((b / "data").glob("*.parquet"), key=lambda f: f.stat().st_size)  # the event/metric table
     p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
     return f"data/{p.name}"
 
@@ -138,3 +138,24 @@ def test_generate_while_another_writer_holds_the_bundle(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+def test_generate_removes_and_reports_temp_dirs_of_killed_runs(tmp_path):
+    stale = tmp_path / ".out.tmp-k1ll3d"
+    (stale / "data").mkdir(parents=True)
+    (stale / "data" / "readings.parquet").write_bytes(b"x" * 4096)
+    other = tmp_path / ".other.tmp-k1ll3d"  # another output's temp dir: not ours to remove
+    other.mkdir()
+    res = run("generate", SAMPLE, "-o", tmp_path / "out")
+    assert res.exit_code == 0, res.stderr
+    assert f"removed {stale} (4.0 KB), left by an interrupted run" in " ".join(res.stderr.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.tmp-k1ll3d", "out"]
+
+
+def test_truncated_parquet_recorded_on_purpose_is_still_a_clear_error(bundle):
+    name = _truncate_parquet(bundle)
+    assert run("verify", bundle, "--allow-modified").exit_code == 0
+    res = run("queries", bundle, "--n", "6")
+    assert res.exit_code == 2, res.stderr
+    err = " ".join(res.stderr.split())
+    assert f"{bundle / name}: not a readable Parquet file" in err and "Traceback" not in res.stderr

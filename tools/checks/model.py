@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from tools.spec.model import Spec
+from tools.sqlsafe import quote_literal, quote_qualified
 
 # ---- thresholds (documented in tools/checks/__init__.py and README "Checks") -----------------------
 Z_THRESHOLD = 3.0          # |robust z| of the window's median residual (level kinds)
@@ -45,15 +46,15 @@ class BundleError(ValueError):
 
 
 def qi(name: str) -> str:
-    """A quoted SQL identifier; ``schema.table`` is quoted part by part."""
-    return ".".join('"' + p.replace('"', '""') + '"' for p in name.split(".", 1))
+    """A quoted SQL identifier; ``schema.table`` is quoted part by part (``tools.sqlsafe``)."""
+    return quote_qualified(*name.split(".", 1))
 
 
 def ql(value: object) -> str:
-    """A SQL literal for a string or number."""
+    """A SQL literal for a number, or for anything else as its text (``tools.sqlsafe``)."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
+        return quote_literal(value)
+    return quote_literal(str(value))
 
 
 def in_list(values) -> str:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import duckdb
 
+from tools.bundle.paths import child_path
 from tools.harness.context import HarnessError, bundle_schema
+from tools.sqlsafe import quote_ident, quote_path, quote_qualified
 
 _PG_TYPES = {"VARCHAR": "text", "BIGINT": "bigint", "INTEGER": "integer", "SMALLINT": "smallint",
              "TINYINT": "smallint", "DOUBLE": "double precision", "FLOAT": "real", "BOOLEAN": "boolean",
@@ -32,9 +34,9 @@ def write_tables(bundle: Path, out: Path, fmt: str) -> list[Path]:
     paths = []
     try:
         for t in sorted(bundle_schema(bundle)):
-            p = out / f"{t}.{fmt}"
+            p = child_path(out, t, f".{fmt}")
             opts = "(FORMAT CSV, HEADER)" if fmt == "csv" else "(FORMAT PARQUET)"
-            con.execute(f"COPY (SELECT * FROM \"{t}\") TO '{p}' {opts}")
+            con.execute(f"COPY (SELECT * FROM {quote_ident(t)}) TO {quote_path(p)} {opts}")
             paths.append(p)
     finally:
         con.close()
@@ -65,23 +67,24 @@ def load_postgres(bundle: Path, dsn: str, *, schema: str = "public", replace: bo
     con = _connect(bundle)
     try:
         with pg.transaction(), pg.cursor() as cur, tempfile.TemporaryDirectory() as tmp:
-            cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            cur.execute(f"CREATE SCHEMA IF NOT EXISTS {quote_ident(schema)}")
             for t, cols in sorted(tables.items()):
                 cur.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
                             (schema, t))
                 if cur.fetchone() and not replace:
                     raise HarnessError(f"table {schema}.{t} already exists in {dsn}; pass --force to replace it")
-                cur.execute(f'DROP TABLE IF EXISTS "{schema}"."{t}"')
-                ddl = ", ".join(f'"{c}" {pg_type(ty)}' for c, ty in cols)
-                cur.execute(f'CREATE TABLE "{schema}"."{t}" ({ddl})')
-                csv_path = Path(tmp) / f"{t}.csv"
-                con.execute(f"COPY (SELECT * FROM \"{t}\") TO '{csv_path}' (FORMAT CSV, HEADER false)")
-                names = ", ".join(f'"{c}"' for c, _ in cols)
-                with cur.copy(f'COPY "{schema}"."{t}" ({names}) FROM STDIN WITH (FORMAT csv)') as cp, \
+                target = quote_qualified(schema, t)
+                cur.execute(f"DROP TABLE IF EXISTS {target}")
+                ddl = ", ".join(f"{quote_ident(c)} {pg_type(ty)}" for c, ty in cols)
+                cur.execute(f"CREATE TABLE {target} ({ddl})")
+                csv_path = child_path(Path(tmp), t, ".csv")
+                con.execute(f"COPY (SELECT * FROM {quote_ident(t)}) TO {quote_path(csv_path)} (FORMAT CSV, HEADER false)")
+                names = ", ".join(quote_ident(c) for c, _ in cols)
+                with cur.copy(f"COPY {target} ({names}) FROM STDIN WITH (FORMAT csv)") as cp, \
                         open(csv_path, "rb") as f:
                     while chunk := f.read(1 << 20):
                         cp.write(chunk)
-                cur.execute(f'SELECT count(*) FROM "{schema}"."{t}"')
+                cur.execute(f"SELECT count(*) FROM {target}")
                 counts[t] = cur.fetchone()[0]
     finally:
         con.close()

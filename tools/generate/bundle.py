@@ -21,8 +21,10 @@ from tools.generate.writers import BASELINE_SUFFIX, ShardPipeline, write_manifes
 from tools.patterns.manifest import manifest as incident_manifest
 from tools.spec.distributions import ForeignKey
 from tools.spec.durations import parse_duration
+from tools.spec.errors import SpecError
 from tools.spec.io import dump_spec
 from tools.spec.model import Spec
+from tools.spec.names import scale_problems
 
 DEFAULT_ROWS_PER_SHARD = 1_000_000
 EVENT_UNITS_PER_SHARD = 20_000
@@ -194,6 +196,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     """
     if scale <= 0:
         raise ValueError(f"scale must be > 0 (got {scale})")
+    if problems := scale_problems(spec, scale):
+        raise SpecError(f"{spec.name} at --scale {scale:g}", problems)
     seed = spec.seed if seed is None else seed
     resolved = spec.model_copy(update={"seed": seed})
     progress = progress or NullProgress()

@@ -12,7 +12,9 @@ import pyarrow.parquet as pq
 
 from tools.bundle.integrity import CACHE as VERIFY_CACHE
 from tools.bundle.integrity import sha256_file
+from tools.bundle.paths import child_path
 from tools.generate.atomic import atomic_write_text
+from tools.sqlsafe import quote_ident, quote_qualified
 
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "store_schema": False,
                    "write_statistics": True}
@@ -71,15 +73,15 @@ class DuckDBSink:
             self.con = self._connect()
             self.since_open = 0
         cols = ", ".join(
-            f'CAST("{f.name}" AS VARCHAR) AS "{f.name}"' if pa.types.is_dictionary(f.type) else f'"{f.name}"'
-            for f in table.schema)
+            f"CAST({quote_ident(f.name)} AS VARCHAR) AS {quote_ident(f.name)}" if pa.types.is_dictionary(f.type)
+            else quote_ident(f.name) for f in table.schema)
         self.con.register("_shard", table)
-        qualified = ".".join(f'"{part}"' for part in name.split(".", 1))
+        qualified = quote_qualified(*name.split(".", 1))
         if name in self.created:
             self.con.execute(f"INSERT INTO {qualified} SELECT {cols} FROM _shard")
         else:
             if "." in name:
-                self.con.execute(f'CREATE SCHEMA IF NOT EXISTS "{name.split(".")[0]}"')
+                self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote_ident(name.split('.')[0])}")
             self.con.execute(f"CREATE TABLE {qualified} AS SELECT {cols} FROM _shard")
             self.created.add(name)
         self.con.unregister("_shard")
@@ -129,7 +131,9 @@ class ShardPipeline:
                 if duck is not None:
                     duck.write(_duck_name(name), table)
                 else:
-                    self.writers.setdefault(name, TableWriter(self.data_dir / f"{name}.parquet")).write(table)
+                    if name not in self.writers:
+                        self.writers[name] = TableWriter(child_path(self.data_dir, name, ".parquet"))
+                    self.writers[name].write(table)
         except BaseException as exc:  # surfaced to the producer on its next put/close
             self.errors.append(exc)
             while q.get() is not None:

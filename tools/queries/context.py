@@ -65,9 +65,12 @@ class SynthContext:
         """Load every table's pandas frame in a background thread (under ``pandas_lock``) while
         candidate enumeration works in DuckDB."""
         def load() -> None:
-            with self.pandas_lock:
-                for t in self.catalog.tables.values():
-                    self.frames.ordered(t.name, t.entity, t.time)
+            try:
+                with self.pandas_lock:
+                    for t in self.catalog.tables.values():
+                        self.frames.ordered(t.name, t.entity, t.time)
+            except Exception:  # noqa: BLE001 - a damaged table: the main thread loads it again and reports it
+                pass
 
         self._prefetch = threading.Thread(target=load, name="chronoeval-prefetch", daemon=True)
         self._prefetch.start()

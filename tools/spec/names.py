@@ -2,11 +2,12 @@
 states, incidents, ...) ends up in SQL, in file names or in answers, so each must match a safe
 pattern; counts, id widths, horizons and row totals must stay within stated limits.
 
-Limits (documented in README, "Limits"): identifiers ``[A-Za-z_][A-Za-z0-9_]*`` (letters may be
-any Unicode letter) of at most 63 bytes; labels (states, incident ids, exemplars, epochs, personas,
+Limits (README, "Names and limits"): identifiers ``[A-Za-z_][A-Za-z0-9_]*`` (letters may be any
+Unicode letter) of at most 63 bytes; labels (states, incident ids, exemplars, epochs, personas,
 the spec name) may also contain ``.`` and ``-`` after the first character; ``MAX_COUNT`` entities
-per type; ids at most ``MAX_ID_CHARS`` characters; ``MAX_ROWS`` rows per table at scale 1; start
-and end of the horizon between years ``MIN_YEAR`` and ``MAX_YEAR``.
+per type; ids at most ``MAX_ID_CHARS`` characters; ``MAX_ROWS`` rows per table and
+``MAX_ROWS_PER_ENTITY`` per entity (memory per shard is bounded by the larger of the shard size
+and one entity's series); the horizon between the years ``MIN_YEAR`` and ``MAX_YEAR``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from tools.spec.distributions import dwell_mean_seconds
+from tools.spec.durations import parse_duration
 
 if TYPE_CHECKING:
     from tools.spec.entity import EntityType
@@ -31,6 +33,7 @@ MAX_COUNT = 10_000_000
 MAX_ID_CHARS = 64
 MAX_ROWS = 500_000_000
 MAX_QUESTIONS = 10_000
+MAX_ROWS_PER_ENTITY = 4_000_000  # one entity's series is simulated in one piece (~600 MB peak at the limit)
 MIN_YEAR, MAX_YEAR = 1900, 2200  # pandas/Arrow nanosecond timestamps end in 2262
 RESERVED_SUFFIX = "__baseline"
 
@@ -100,8 +103,6 @@ def name_problems(spec: Spec) -> Problems:
 
 def _row_estimate(e: EntityType, horizon: float) -> float:
     """Rows of the entity's event/metric table at scale 1 (upper-bound flavoured estimate)."""
-    from tools.spec.durations import parse_duration
-
     if e.emission is None:
         return e.count
     span = horizon
@@ -136,6 +137,17 @@ def row_budget_problem(spec: Spec, scale: float = 1.0) -> tuple[str, str] | None
                                       f"than the limit of {MAX_ROWS:,}; raise the cadence, shorten the horizon, "
                                       "lower the count or the --scale")
     return None
+
+
+def scale_problems(spec: Spec, scale: float) -> Problems:
+    """Limits broken only once counts are multiplied by ``scale`` (checked by generate)."""
+    out: Problems = []
+    for i, e in enumerate(spec.entities):
+        if e.count * scale > MAX_COUNT:
+            out.append((f"entities[{i}].count", f"{e.count:,} x scale {scale:g} is more than the limit of "
+                                                f"{MAX_COUNT:,} entities; lower --scale"))
+    problem = row_budget_problem(spec, scale)
+    return out or ([problem] if problem else [])
 
 
 def id_format_problem(fmt: str) -> str | None:
@@ -180,7 +192,17 @@ def limit_problems(spec: Spec) -> Problems:
         out.append(("horizon", f"start {spec.start} plus horizon {spec.horizon} leaves the supported years "
                                f"{MIN_YEAR}-{MAX_YEAR}; choose a start and horizon inside them"))
         return out
+    for i, e in enumerate(spec.entities):
+        if e.emission and e.emission.kind == "periodic" and e.emission.cadence:
+            span = spec.horizon_seconds if e.arrival is None else min(spec.horizon_seconds,
+                                                                       parse_duration(e.arrival.max_duration))
+            per = span / parse_duration(e.emission.cadence)
+            if per > MAX_ROWS_PER_ENTITY:
+                out.append((f"entities[{i}].emission.cadence",
+                            f"each {e.name} would write {per:,.0f} rows ({spec.horizon} / {e.emission.cadence}), more "
+                            f"than the limit of {MAX_ROWS_PER_ENTITY:,} per entity (memory grows with one entity's "
+                            "series); raise the cadence or shorten the horizon"))
     problem = row_budget_problem(spec)
-    if problem and not any(p.endswith(".count") for p, _ in out):
+    if problem and not any(p.endswith((".count", ".cadence")) for p, _ in out):
         out.append(problem)
     return out

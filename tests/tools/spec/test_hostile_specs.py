@@ -112,6 +112,8 @@ CASES: dict[str, tuple[object, str, str]] = {
     "huge_count": (_set("entities.0.count", 10**12), "entities[0].count", "more than the limit"),
     "row_budget": (_many(_set("entities.0.count", 5_000_000), _set("entities.0.emission.cadence", "1s")),
                    "entities[0]", "raise the cadence"),
+    "one_second_for_a_year": (_many(_set("entities.0.emission.cadence", "1s"), _set("horizon", "365d")),
+                              "entities[0].emission.cadence", "per entity"),
     "nan_base": (_set("entities.0.measurements.0.base", float("nan")), "entities[0].measurements[0].base",
                  "finite number"),
     "inf_bounds": (_set("entities.0.measurements.0.bounds", [float("-inf"), float("inf")]),

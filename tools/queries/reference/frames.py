@@ -15,6 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tools.bundle.integrity import BundleIntegrityError
+from tools.bundle.paths import child_path
 from tools.queries.spec import Predicate, QuerySpec
 
 
@@ -39,9 +41,13 @@ class Frames:
 
     def _load(self, name: str) -> pd.DataFrame:
         if name not in self._cache:
-            path = self.bundle / "data" / f"{name}.parquet"
-            text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-            df = pq.read_table(path, read_dictionary=text).to_pandas(strings_to_categorical=True)
+            path = child_path(self.bundle / "data", name, ".parquet")
+            try:
+                text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+                df = pq.read_table(path, read_dictionary=text).to_pandas(strings_to_categorical=True)
+            except (pa.ArrowInvalid, OSError) as exc:
+                raise BundleIntegrityError(f"{path}: not a readable Parquet file ({exc}); regenerate the bundle "
+                                           f"(`chronoeval generate SPEC -o {self.bundle} --force`)") from None
             for c in df.columns:
                 if not isinstance(df[c].dtype, pd.CategoricalDtype) and (
                         pd.api.types.is_string_dtype(df[c].dtype) or df[c].dtype == object):

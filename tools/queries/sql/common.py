@@ -8,20 +8,17 @@ independently of the pandas executor (see ``tools/queries/reference``).
 from __future__ import annotations
 
 from tools.queries.spec import Predicate, QuerySpec
+from tools.sqlsafe import quote_ident, quote_literal
 
 
 def ident(name: str) -> str:
-    """A double-quoted identifier."""
-    return '"' + name.replace('"', '""') + '"'
+    """A double-quoted identifier (``tools.sqlsafe.quote_ident``)."""
+    return quote_ident(name)
 
 
 def lit(v) -> str:
-    """A SQL literal for a string, number or boolean."""
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, int | float):
-        return repr(float(v)) if isinstance(v, float) else str(v)
-    return "'" + str(v).replace("'", "''") + "'"
+    """A SQL literal for a string, number or boolean (``tools.sqlsafe.quote_literal``)."""
+    return quote_literal(v if isinstance(v, bool | int | float) else str(v))
 
 
 def ts(iso: str) -> str:

@@ -109,4 +109,4 @@ def incident_vs_baseline(q: QuerySpec) -> str:
     name = q.p("figure", "ratio")
     return (f"WITH {base_cte(q, window=False)}, v AS (SELECT CAST({agg_sql(q, inw)} AS DOUBLE) AS vi, "
             f"CAST({agg_sql(q, inb)} AS DOUBLE) AS vb FROM base) "
-            f"SELECT {{'value': coalesce(vi {cmp} vb, FALSE), '{name}': {fig}}} FROM v")
+            f"SELECT {{'value': coalesce(vi {cmp} vb, FALSE), {lit(name)}: {fig}}} FROM v")
