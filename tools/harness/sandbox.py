@@ -68,6 +68,24 @@ def _tagged(token: str, since: float) -> list:
     return out
 
 
+def _gone(p) -> bool:
+    """Dead, or a zombie (killed; its parent reaps it, or init once the parent dies)."""
+    import psutil
+
+    try:
+        return p.status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return True
+
+
+def _wait_gone(procs: list, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while procs and time.monotonic() < end:
+        procs = [p for p in procs if not _gone(p)]
+        if procs:
+            time.sleep(0.01)
+
+
 def kill_tree(proc: subprocess.Popen, token: str, *, since: float, keep_leader: bool = False) -> int:
     """SIGKILL ``proc``'s process group, its descendants and every process carrying ``token``, then
     reap them; with ``keep_leader`` only the helpers die (a reusable worker stays). Returns how many
@@ -83,6 +101,7 @@ def kill_tree(proc: subprocess.Popen, token: str, *, since: float, keep_leader: 
             pass
         for pid in (os.getpid(), proc.pid):
             victims.pop(pid, None)
+        victims = {pid: p for pid, p in victims.items() if not _gone(p)}
         if not keep_leader and proc.poll() is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -93,7 +112,7 @@ def kill_tree(proc: subprocess.Popen, token: str, *, since: float, keep_leader: 
                 p.kill()
             except psutil.Error:
                 pass
-        psutil.wait_procs(list(victims.values()), timeout=1.0)
+        _wait_gone(list(victims.values()), timeout=1.0)
         if not keep_leader:
             try:
                 proc.wait(timeout=1.0)
