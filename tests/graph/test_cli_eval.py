@@ -149,3 +149,149 @@ def test_eval_records_the_templates_the_agent_failed_as_experience_notes(bundle,
     assert all(n.text.startswith("agent naive failed ") and n.source == str(tmp_path / "naive") for n in notes)
     quiet = run("eval", bundle, "--agent", "oracle", "-o", tmp_path / "oracle", "--trials", "1")
     assert quiet.exit_code == 0 and "experience note" not in quiet.output
+
+
+CANARY = "sk-evaluator-canary-7c1e"
+ENV_DUMP = "import json, os, sys\nsys.stdin.read()\nprint(json.dumps(dict(os.environ)))\n"
+
+
+def _files_containing(root, text):
+    return [p for p in root.rglob("*") if p.is_file() and text.encode() in p.read_bytes()]
+
+
+class _Recorder:
+    """An OpenAI-compatible endpoint on 127.0.0.1 that answers '42' and records every request's headers and body."""
+
+    def __init__(self):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        seen = self.seen = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                seen.append((dict(self.headers), self.rfile.read(int(self.headers["Content-Length"])).decode()))
+                out = json.dumps({"choices": [{"message": {"content": "42"}}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def log_message(self, *a):
+                pass
+
+        self.srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+
+    def __enter__(self):
+        import threading
+
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+        self.base_url = f"http://127.0.0.1:{self.srv.server_address[1]}/v1"
+        return self
+
+    def __exit__(self, *a):
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def test_the_evaluators_key_reaches_no_agent_and_no_file_unless_passed(bundle, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    (tmp_path / "dump.py").write_text(ENV_DUMP)
+    (tmp_path / "pydump.py").write_text("import json, os\ndef answer(q, c):\n    return json.dumps(dict(os.environ))\n")
+    for name, spec in (("cmd", f"cmd:{sys.executable} {tmp_path / 'dump.py'}"),
+                       ("py", f"python:{tmp_path / 'pydump.py'}:answer")):
+        r = run("eval", bundle, "--agent", spec, "--trials", "1", "-o", tmp_path / name, "--no-memory")
+        assert r.exit_code == 0, r.output
+        env = json.loads(json.loads((tmp_path / name / "responses.jsonl").read_text().splitlines()[0])["response"])
+        assert "OPENAI_API_KEY" not in env and "PATH" in env
+        assert name == "py" or env["CHRONOEVAL_BACKEND"] == "duckdb"
+        assert str(bundle) not in json.dumps(env)
+        assert not _files_containing(tmp_path / name, CANARY)
+    with _Recorder() as server:
+        r = run("eval", bundle, "--agent", f"http:{server.base_url}", "--trials", "1", "-o", tmp_path / "http",
+                "--no-memory")
+        assert r.exit_code == 0, r.output
+        assert server.seen and not any(CANARY in json.dumps(seen) for seen in server.seen)
+        assert not any("authorization" in {k.lower() for k in h} for h, _ in server.seen)
+        r = run("eval", bundle, "--agent", f"http:{server.base_url}", "--trials", "1", "-o", tmp_path / "http2",
+                "--no-memory", "--agent-key-env", "OPENAI_API_KEY")
+        assert r.exit_code == 0, r.output
+        assert any(h.get("Authorization") == f"Bearer {CANARY}" for h, _ in server.seen)
+    assert not _files_containing(tmp_path, CANARY)
+    # passed on purpose, it does reach the agent
+    r = run("eval", bundle, "--agent", f"cmd:{sys.executable} {tmp_path / 'dump.py'}", "--trials", "1",
+            "-o", tmp_path / "passed", "--no-memory", "--agent-env", "OPENAI_API_KEY", "--agent-env", "MODE=x")
+    assert r.exit_code == 0, r.output
+    env = json.loads(json.loads((tmp_path / "passed" / "responses.jsonl").read_text().splitlines()[0])["response"])
+    assert env["OPENAI_API_KEY"] == CANARY and env["MODE"] == "x"
+    assert json.loads((tmp_path / "passed" / "run.json").read_text())["agent_env"] == ["MODE", "OPENAI_API_KEY"]
+    r = run("eval", bundle, "--agent", "oracle", "-o", tmp_path / "x", "--agent-env", "NOT_SET_ANYWHERE_Q")
+    assert r.exit_code == 2 and "NOT_SET_ANYWHERE_Q is not set" in r.output
+
+
+def test_an_agent_that_changes_the_bundle_stops_the_eval_with_exit_2(bundle, tmp_path):
+    import shutil
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(bundle, copy)
+    agent = tmp_path / "vandal.py"
+    agent.write_text("import os, sys\nsys.stdin.read()\n"
+                     "open(os.path.join(os.environ['TARGET'], 'incidents.json'), 'w').write('[]')\nprint(1)\n")
+    r = run("eval", copy, "--agent", f"cmd:{sys.executable} {agent}", "--trials", "1", "-o", tmp_path / "r",
+            "--agent-env", f"TARGET={copy}")  # told the path on purpose, as a filesystem-wide search would find it
+    assert r.exit_code == 2, r.output
+    assert "changed while the agent ran" in r.output and "incidents.json" in r.output
+    assert not (tmp_path / "r" / "report.md").exists()
+    r = run("eval", copy, "--agent", "oracle", "--trials", "1", "-o", tmp_path / "again")
+    assert r.exit_code == 2 and "incidents.json" in r.output, r.output  # and nothing runs on it afterwards
+
+
+def test_two_evals_into_one_run_directory_one_wins_one_exits_2(bundle, tmp_path):
+    import subprocess
+    import time
+
+    agent = tmp_path / "slow.py"
+    agent.write_text("import sys, time\nsys.stdin.read()\ntime.sleep(0.3)\nprint(1)\n")
+    args = [sys.executable, "-m", "graph.cli", "eval", str(bundle), "--agent", f"cmd:{sys.executable} {agent}",
+            "--trials", "2", "--concurrency", "2", "-o", str(tmp_path / "r"), "--no-memory"]
+    first = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 60
+    while not (tmp_path / "r" / "run.json").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    second = subprocess.run(args, capture_output=True, text=True)
+    out, _ = first.communicate(timeout=120)
+    assert first.returncode == 0, out
+    assert second.returncode == 2 and "is being written by" in second.stdout + second.stderr
+    rows = [json.loads(x) for x in (tmp_path / "r" / "responses.jsonl").read_text().splitlines()]
+    assert len(rows) == len({(x["id"], x["trial"]) for x in rows}) == 2 * len(_ids(bundle))
+
+
+def _ids(bundle):
+    return [json.loads(x)["id"] for x in (bundle / "qa.jsonl").read_text().splitlines()]
+
+
+def test_infrastructure_failures_write_no_experience_notes(bundle, tmp_path):
+    import os
+
+    from knowledge.embed import HashEmbedder
+    from knowledge.memory import Memory
+
+    r = run("eval", bundle, "--agent", "http:http://127.0.0.1:9/v1", "--trials", "2", "--timeout", "5",
+            "-o", tmp_path / "down")
+    assert r.exit_code == 0, r.output
+    assert "infrastructure" in r.output and "experience note" not in r.output.replace("experience notes", "")
+    notes = Memory(os.environ["CHRONOEVAL_MEMORY_DIR"], HashEmbedder()).notes(kind="agent_failure")
+    assert not [n for n in notes if n.source == str(tmp_path / "down")]
+
+
+def test_an_edited_bundle_is_refused_before_any_agent_runs(bundle, tmp_path):
+    import shutil
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(bundle, copy)
+    lines = (copy / "qa.jsonl").read_text().splitlines()
+    rec = json.loads(lines[0])
+    rec["answer"] = "edited"
+    (copy / "qa.jsonl").write_text("\n".join([json.dumps(rec), *lines[1:]]) + "\n")
+    r = run("eval", copy, "--agent", "oracle", "--trials", "1", "-o", tmp_path / "r")
+    assert r.exit_code == 2 and "qa.jsonl" in r.output, r.output
+    assert not (tmp_path / "r").exists()
