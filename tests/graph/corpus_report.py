@@ -1,6 +1,6 @@
 """Build every corpus description offline and report how many expert expectations each bundle meets.
 
-    .venv/bin/python -m tests.graph.corpus_report [--only SLUG] [--keep DIR]
+    .venv/bin/python -m tests.graph.corpus_report [--only SLUG] [--keep NEW_DIR | --rescore DIR]
 
 One line per description (slug, met/total, the unmet expectations), then the overall pass rate
 (share of expectations met) and how many descriptions meet all of theirs.
@@ -46,11 +46,15 @@ def build_offline(text: str, out: Path, work: Path) -> tuple[int, str]:
     return result.exit_code, result.output + (f"\n{type(crash).__name__}: {crash}" if crash else "")
 
 
-def report_one(path: Path, root: Path) -> tuple[int, int, list[str]]:
-    """Build the description of ``path`` under ``root``; return (met, total, unmet sentences)."""
+def report_one(path: Path, root: Path, build: bool = True) -> tuple[int, int, list[str]]:
+    """Build the description of ``path`` under ``root`` (or, with ``build=False``, score the bundle
+    already there); return (met, total, unmet sentences)."""
     case = load_description(path)
     out, work = root / path.stem, root / f"{path.stem}-work"
-    code, output = build_offline(case["description"], out, work)
+    if build:
+        code, output = build_offline(case["description"], out, work)
+    else:
+        code, output = (0, "") if (out / "spec.yaml").exists() else (None, f"no bundle in {out}")
     if code != 0 or not (out / "spec.yaml").exists():
         return 0, count_expectations(case["expect"]), [f"build exited {code}: {output.strip()[-400:]}"]
     outcomes = evaluate_bundle(out, case["expect"])
@@ -62,20 +66,24 @@ def main(argv: list[str] | None = None) -> int:
     """Run the report; exit 0 (it reports, it does not judge)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="build only this slug (file name without .yaml)")
-    parser.add_argument("--keep", type=Path, help="write the bundles here instead of a temporary directory")
+    parser.add_argument("--keep", type=Path, help="write the bundles here (a new directory) instead of a temporary one")
+    parser.add_argument("--rescore", type=Path, help="build nothing: score the bundles an earlier --keep wrote here")
     args = parser.parse_args(argv)
+    if args.keep and args.keep.exists() and any(args.keep.iterdir()):
+        print(f"{args.keep} is not empty; give a new --keep directory, or --rescore it", file=sys.stderr)
+        return 2
     files = [p for p in corpus_files() if args.only in (None, p.stem)]
     if not files:
         print(f"no corpus file called {args.only}.yaml in {CORPUS_DIR}", file=sys.stderr)
         return 2
     os.environ.setdefault("COLUMNS", "120")
     with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
-        root = args.keep or Path(tmp)
+        root = args.rescore or args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         met_all = total_all = perfect = 0
         for path in files:
             t0 = time.monotonic()
-            met, total, unmet = report_one(path, root)
+            met, total, unmet = report_one(path, root, build=args.rescore is None)
             met_all, total_all, perfect = met_all + met, total_all + total, perfect + (met == total)
             print(f"{path.stem}: {met}/{total} ({100 * met / total:.0f}%) in {time.monotonic() - t0:.0f}s", flush=True)
             for sentence in unmet:
