@@ -111,7 +111,7 @@ def _count_items(ent: dict) -> int:
     for a in ent.get("attributes", []):
         n += 1 + ("values" in a) + ("n_values" in a)
     for m in ent.get("measurements", []):
-        n += 1 + ("range" in m) + ("integer" in m) + ("unit" in m)
+        n += 1 + ("range" in m) + bool(m.get("integer")) + ("unit" in m)
     return n + len(ent.get("directions", [])) + len(ent.get("parents", []))
 
 
@@ -242,7 +242,7 @@ def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
         pattern, words = want["match"], want.get("words", want["match"])
         label = f"{name} measurement '{words}'"
         m, visible = _measurement_column(found, data, table, pattern)
-        extra = [k for k in ("range", "integer", "unit") if k in want]
+        extra = [k for k in ("range", "integer", "unit") if want.get(k) not in (None, False)]
         if m is None or not visible:
             have = ", ".join(x.name for x in found.measurements) or "none"
             why = (f"Entity {name} has no measurement for '{words}' matching '{pattern}' (measurements: {have})."
@@ -257,8 +257,8 @@ def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
                                f"Measurement {name}.{m.name} has unit {m.unit!r}, but the description gives '{want['unit']}'."))
         if "range" in want:
             out.append(_range(data, table, m.name, want["range"], label))
-        if "integer" in want:
-            out.append(_integer(data, table, m.name, bool(want["integer"]), label))
+        if want.get("integer"):  # integer: false is no requirement (whole values are not wrong there)
+            out.append(_integer(data, table, m.name, label))
     return out
 
 
@@ -287,14 +287,14 @@ def _fmt(x) -> str:
     return "open" if x is None else f"{x:g}"
 
 
-def _integer(data: _Data, table: str, column: str, want: bool, label: str) -> Outcome:
+def _integer(data: _Data, table: str, column: str, label: str) -> Outcome:
     try:
         n_frac = data.con.execute(
             f'SELECT count(*) FROM "{table}" WHERE "{column}" IS NOT NULL '
             f'AND CAST("{column}" AS DOUBLE) <> round(CAST("{column}" AS DOUBLE))').fetchone()[0]
     except duckdb.Error:
         return Outcome(f"{label} integer", f"Column {table}.{column} is not numeric.")
-    if want and n_frac:
+    if n_frac:
         return Outcome(f"{label} integer", f"{table}.{column} must be whole numbers, but {n_frac} values have decimals.")
     return Outcome(f"{label} integer")
 
