@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import uuid
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -120,8 +121,10 @@ def build(
         from agents.lc_tools import set_progress
         from agents.models import get_chat_model
         from graph.builder import RECURSION_LIMIT, build_graph
+        from graph.cli_verify import report_stale
         from graph.console import RichProgress
         from graph.context import BuildContext
+        from tools.bundle import output_lock
 
         graph = build_graph(checkpointer=cp)
         tid = thread or uuid.uuid4().hex[:8]
@@ -158,7 +161,9 @@ def build(
                     err.print(f"paused for review; resume with: chronoeval build --thread {tid} --answer ok")
                     raise typer.Exit(PAUSED)
                 inp = Command(resume=reply)
-            with RichProgress() as progress:
+            target = output or graph.get_state(config).values.get("out")
+            with output_lock(Path(target)) if target else nullcontext() as lock, RichProgress() as progress:
+                report_stale(lock.stale_removed if lock else [])  # one writer of OUT at a time
                 set_progress(progress)
                 try:
                     result = graph.invoke(inp, config, context=ctx)
