@@ -231,9 +231,37 @@ def _attribute_values(found, data: _Data, attr) -> list[str] | None:
     return None
 
 
-def _measurement_column(found, data: _Data, table: str, pattern: str):
+@dataclass(frozen=True)
+class _Column:
+    """Where a named quantity is written: a measurement, or a numeric attribute of the entity."""
+
+    name: str
+    unit: str | None
+    table: str
+    kind: str  # "measurement" or "attribute"
+
+
+_NOT_NUMERIC = {"categorical", "foreign_key", "constant"}
+
+
+def _find_quantity(found, data: _Data, pattern: str) -> tuple[_Column | None, str]:
+    """The written column of the first measurement matching ``pattern``; failing that, of the first
+    numeric attribute (a per-entity constant such as a parcel's weight is an attribute in a spec).
+    Returns (column, "") or (None, why not)."""
+    table = found.table_name
     m = next((m for m in found.measurements if _rx(pattern, m.name)), None)
-    return m, (m is not None and not m.hidden and m.name in data.columns(table))
+    if m is not None:
+        if not m.hidden and m.name in data.columns(table):
+            return _Column(m.name, m.unit, table, "measurement"), ""
+        return None, f"Measurement {found.name}.{m.name} is not written in table {table}."
+    for a in found.attributes:
+        if a.dist.kind in _NOT_NUMERIC or not _rx(pattern, a.name):
+            continue
+        for t in (table, found.static_table_name):
+            if t and a.name in data.columns(t):
+                return _Column(a.name, a.unit, t, "attribute"), ""
+    have = ", ".join(x.name for x in found.measurements) or "none"
+    return None, f"Entity {found.name} has no measurement matching '{pattern}' (measurements: {have})."
 
 
 def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
@@ -241,24 +269,22 @@ def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
     for want in ent.get("measurements", []):
         pattern, words = want["match"], want.get("words", want["match"])
         label = f"{name} measurement '{words}'"
-        m, visible = _measurement_column(found, data, table, pattern)
+        col, why = _find_quantity(found, data, pattern)
         extra = [k for k in ("range", "integer", "unit") if want.get(k) not in (None, False)]
-        if m is None or not visible:
-            have = ", ".join(x.name for x in found.measurements) or "none"
-            why = (f"Entity {name} has no measurement for '{words}' matching '{pattern}' (measurements: {have})."
-                   if m is None else f"Measurement {name}.{m.name} ('{words}') is not written in table {table}.")
-            out.append(Outcome(label, why))
+        if col is None:
+            out.append(Outcome(label, f"'{words}': {why}"))
             out.extend(Outcome(f"{label} {k}", "") for k in extra)
             continue
         out.append(Outcome(label))
         if "unit" in want:
-            ok = m.unit is not None and _rx(want["unit"], m.unit)
+            ok = col.unit is not None and _rx(want["unit"], col.unit)
             out.append(Outcome(f"{label} unit", None if ok else
-                               f"Measurement {name}.{m.name} has unit {m.unit!r}, but the description gives '{want['unit']}'."))
+                               f"{name}.{col.name} ('{words}') has unit {col.unit!r}, but the description gives "
+                               f"'{want['unit']}'."))
         if "range" in want:
-            out.append(_range(data, table, m.name, want["range"], label))
+            out.append(_range(data, col.table, col.name, want["range"], label))
         if want.get("integer"):  # integer: false is no requirement (whole values are not wrong there)
-            out.append(_integer(data, table, m.name, label))
+            out.append(_integer(data, col.table, col.name, label))
     return out
 
 
@@ -303,24 +329,24 @@ def _directions(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
     name, out = found.name, []
     for d in ent.get("directions", []):
         label = f"{name} {d['measurement']} {d['direction']} in {d['state']} than {d['vs']}"
-        m, visible = _measurement_column(found, data, table, d["measurement"])
-        if m is None or not visible:
+        col, _ = _find_quantity(found, data, d["measurement"])
+        if col is None or col.table != table:
             out.append(Outcome(label, f"Cannot compare '{d['measurement']}' across states of {name}: "
-                                      "the measurement is missing."))
+                                      f"no such column in {table}."))
             continue
-        col = _visible_state_column(found, data, [d["state"], d["vs"]])
-        if col is None:
-            out.append(Outcome(label, f"Cannot compare {m.name} in '{d['state']}' vs '{d['vs']}': state column not "
-                                      f"visible in {table} (or it lacks those states)."))
+        state_col = _visible_state_column(found, data, [d["state"], d["vs"]])
+        if state_col is None:
+            out.append(Outcome(label, f"Cannot compare {col.name} in '{d['state']}' vs '{d['vs']}': state column "
+                                      f"not visible in {table} (or it lacks those states)."))
             continue
-        means = [_mean_in(data, table, col, m.name, pattern) for pattern in (d["state"], d["vs"])]
+        means = [_mean_in(data, table, state_col, col.name, pattern) for pattern in (d["state"], d["vs"])]
         if None in means:
-            out.append(Outcome(label, f"Cannot compare {m.name} in '{d['state']}' vs '{d['vs']}': no values in one "
-                                      "of the states."))
+            out.append(Outcome(label, f"Cannot compare {col.name} in '{d['state']}' vs '{d['vs']}': no values in "
+                                      "one of the states."))
             continue
         ok = means[0] < means[1] if d["direction"] == "lower" else means[0] > means[1]
         out.append(Outcome(label, None if ok else
-                           f"Mean {m.name} is {means[0]:.4g} in '{d['state']}' and {means[1]:.4g} in '{d['vs']}'; "
+                           f"Mean {col.name} is {means[0]:.4g} in '{d['state']}' and {means[1]:.4g} in '{d['vs']}'; "
                            f"an expert expects it {d['direction']} in '{d['state']}'."))
     return out
 

@@ -115,6 +115,25 @@ def test_the_checker_accepts_what_holds_and_names_each_unmet_expectation(iot_bun
     assert len(outcomes) == len(expected) + 5 + 4 == count_expectations(FAILS)
 
 
+def test_a_quantity_may_be_a_numeric_attribute_and_event_logs_are_checked_on_their_rows(tmp_path):
+    from tools.generate import generate_bundle
+    from tools.spec import load_pack
+
+    out = tmp_path / "shop"
+    generate_bundle(load_pack("ecommerce"), out, scale=0.1, force=True)
+    shop = {"horizon": "7d", "entities": [
+        {"match": "session", "emission": "event_log", "states": ["homepage", "purchase"], "terminal": ["purchase"],
+         "attributes": [{"match": "referrer", "values": ["email", "social", "search", "direct"]}],
+         "parents": ["user"]},
+        {"match": "user", "measurements": [{"words": "age", "match": "age", "unit": "year", "range": [5, 120],
+                                            "integer": True}]}]}
+    assert check_bundle(out, shop) == []
+    shop["entities"][1]["measurements"][0]["range"] = [0, 5]
+    shop["entities"][0]["terminal"] = ["checkout"]
+    unmet = check_bundle(out, shop)
+    assert len(unmet) == 2 and "'checkout'" in unmet[0] and "users.age spans" in unmet[1], unmet
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_a_described_domain_meets_what_an_expert_expects(path, tmp_path):
