@@ -289,8 +289,9 @@ def export(
 ) -> None:
     """Export the suite to an eval platform's format, the tables to CSV/Parquet, or load them into PostgreSQL."""
     with errors():
-        from graph.cli_verify import verified
+        from graph.cli_verify import report_stale, verified
         from graph.console import print_ok
+        from tools.bundle import output_lock
         from tools.export import FORMATS, SUITE_FORMATS, export_bundle, load_postgres
         from tools.generate.atomic import atomic_output_dir
 
@@ -307,7 +308,8 @@ def export(
             return
         records = _records(bundle) if fmt in SUITE_FORMATS else None
         dest = output or Path(bundle) / "exports" / fmt
-        with atomic_output_dir(dest, force=force) as tmp:
+        with output_lock(dest) as lock, atomic_output_dir(dest, force=force) as tmp:
+            report_stale(lock.stale_removed)
             files = export_bundle(bundle, tmp, fmt, records)
         print_ok(f"{len(files)} file(s) → {dest}: " + ", ".join(p.name for p in files))
 
