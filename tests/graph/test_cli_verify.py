@@ -159,3 +159,26 @@ def test_truncated_parquet_recorded_on_purpose_is_still_a_clear_error(bundle):
     assert res.exit_code == 2, res.stderr
     err = " ".join(res.stderr.split())
     assert f"{bundle / name}: not a readable Parquet file" in err and "Traceback" not in res.stderr
+
+
+@pytest.mark.slow
+def test_a_killed_generate_leaves_a_temp_dir_the_next_one_removes(tmp_path):
+    import signal
+    import time
+
+    spec = tmp_path / "big.yaml"
+    spec.write_text(SAMPLE.read_text().replace("count: 5", "count: 400").replace("cadence: 15m", "cadence: 1m"))
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "graph.cli", "generate", str(spec), "-o", str(out)]
+    p = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".out.tmp-*")) and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.02)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    stale = list(tmp_path.glob(".out.tmp-*"))
+    assert len(stale) == 1 and not out.exists(), "the run was killed while writing"
+    res = run("generate", spec, "-o", out)
+    assert res.exit_code == 0, res.stderr
+    assert f"removed {stale[0]}" in " ".join(res.stderr.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.yaml", "out"]
