@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 
+from tests.graph.corpus_data import BundleData
 from tools.spec import load_spec, parse_duration
 
 CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "descriptions"
@@ -49,7 +50,7 @@ def evaluate_bundle(bundle_dir: Path, expect: dict) -> list[Outcome]:
         return [Outcome("a readable spec.yaml", f"spec.yaml of {bundle_dir} does not load: {exc}")]
     con = duckdb.connect(str(bundle_dir / "data.duckdb"), read_only=True)
     try:
-        data = _Data(con)
+        data = BundleData(con)
         out: list[Outcome] = []
         if "horizon" in expect:
             out.append(_horizon(spec, expect["horizon"]))
@@ -58,29 +59,6 @@ def evaluate_bundle(bundle_dir: Path, expect: dict) -> list[Outcome]:
         return out
     finally:
         con.close()
-
-
-class _Data:
-    """Read-only access to the bundle's tables (column names, aggregates)."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection):
-        self.con = con
-        self.tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-        self._columns: dict[str, dict[str, str]] = {}
-
-    def columns(self, table: str | None) -> dict[str, str]:
-        """Column name -> DuckDB type of ``table`` (empty when the table does not exist)."""
-        if not table or table not in self.tables:
-            return {}
-        if table not in self._columns:
-            rows = self.con.execute(f'DESCRIBE "{table}"').fetchall()
-            self._columns[table] = {r[0]: str(r[1]) for r in rows}
-        return self._columns[table]
-
-    def distinct(self, table: str, column: str) -> list[str]:
-        rows = self.con.execute(f'SELECT DISTINCT CAST("{column}" AS VARCHAR) FROM "{table}" '
-                                f'WHERE "{column}" IS NOT NULL').fetchall()
-        return [r[0] for r in rows]
 
 
 def _rx(pattern: str, text: str) -> bool:
@@ -115,7 +93,7 @@ def _count_items(ent: dict) -> int:
     return n + len(ent.get("directions", [])) + len(ent.get("parents", []))
 
 
-def _entity(spec, data: _Data, ent: dict) -> list[Outcome]:
+def _entity(spec, data: BundleData, ent: dict) -> list[Outcome]:
     pattern = ent["match"]
     found = next((e for e in spec.entities if _rx(pattern, e.name)), None)
     if found is None:
@@ -154,7 +132,7 @@ def _state_names(found) -> list[str]:
     return list(found.states.states) if found.states else []
 
 
-def _states(found, data: _Data, ent: dict) -> list[Outcome]:
+def _states(found, data: BundleData, ent: dict) -> list[Outcome]:
     name, names = found.name, _state_names(found)
     out = []
     for pattern in ent.get("states", []):
@@ -173,7 +151,7 @@ def _states(found, data: _Data, ent: dict) -> list[Outcome]:
     return out
 
 
-def _visible_state_column(found, data: _Data, patterns: list[str]) -> str | None:
+def _visible_state_column(found, data: BundleData, patterns: list[str]) -> str | None:
     """The column of the entity's table whose values show the states matching every pattern."""
     if not found.states:
         return None
@@ -186,7 +164,7 @@ def _visible_state_column(found, data: _Data, patterns: list[str]) -> str | None
     return None
 
 
-def _attributes(found, data: _Data, ent: dict) -> list[Outcome]:
+def _attributes(found, data: BundleData, ent: dict) -> list[Outcome]:
     name, out = found.name, []
     visible = set(data.columns(found.table_name)) | set(data.columns(found.static_table_name))
     for want in ent.get("attributes", []):
@@ -221,7 +199,7 @@ def _attributes(found, data: _Data, ent: dict) -> list[Outcome]:
     return out
 
 
-def _attribute_values(found, data: _Data, attr) -> list[str] | None:
+def _attribute_values(found, data: BundleData, attr) -> list[str] | None:
     """The labels of a categorical attribute; else the distinct values written in the data."""
     if attr.dist.kind == "categorical":
         return list(attr.dist.values)
@@ -244,7 +222,7 @@ class _Column:
 _NOT_NUMERIC = {"categorical", "foreign_key", "constant"}
 
 
-def _find_quantity(found, data: _Data, pattern: str) -> tuple[_Column | None, str]:
+def _find_quantity(found, data: BundleData, pattern: str) -> tuple[_Column | None, str]:
     """The written column of the first measurement matching ``pattern``; failing that, of the first
     numeric attribute (a per-entity constant such as a parcel's weight is an attribute in a spec).
     Returns (column, "") or (None, why not)."""
@@ -264,7 +242,7 @@ def _find_quantity(found, data: _Data, pattern: str) -> tuple[_Column | None, st
     return None, f"Entity {found.name} has no measurement matching '{pattern}' (measurements: {have})."
 
 
-def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
+def _measurements(found, data: BundleData, table: str, ent: dict) -> list[Outcome]:
     name, out = found.name, []
     for want in ent.get("measurements", []):
         pattern, words = want["match"], want.get("words", want["match"])
@@ -288,16 +266,12 @@ def _measurements(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
     return out
 
 
-def _range(data: _Data, table: str, column: str, bounds: list, label: str) -> Outcome:
+def _range(data: BundleData, table: str, column: str, bounds: list, label: str) -> Outcome:
     lo, hi = bounds
-    try:
-        vmin, vmax, n = data.con.execute(
-            f'SELECT min(CAST("{column}" AS DOUBLE)), max(CAST("{column}" AS DOUBLE)), count("{column}") '
-            f'FROM "{table}"').fetchone()
-    except duckdb.Error:
-        return Outcome(f"{label} range", f"Column {table}.{column} is not numeric.")
-    if not n:
-        return Outcome(f"{label} range", f"Column {table}.{column} has no values.")
+    span = data.span(table, column)
+    if span is None or not span[2]:
+        return Outcome(f"{label} range", f"Column {table}.{column} has no numeric values.")
+    vmin, vmax, _ = span
     if (lo is not None and vmin < lo) or (hi is not None and vmax > hi):
         return Outcome(f"{label} range", f"{table}.{column} spans [{vmin:g}, {vmax:g}], outside the plausible "
                                          f"range [{_fmt(lo)}, {_fmt(hi)}].")
@@ -313,19 +287,16 @@ def _fmt(x) -> str:
     return "open" if x is None else f"{x:g}"
 
 
-def _integer(data: _Data, table: str, column: str, label: str) -> Outcome:
-    try:
-        n_frac = data.con.execute(
-            f'SELECT count(*) FROM "{table}" WHERE "{column}" IS NOT NULL '
-            f'AND CAST("{column}" AS DOUBLE) <> round(CAST("{column}" AS DOUBLE))').fetchone()[0]
-    except duckdb.Error:
+def _integer(data: BundleData, table: str, column: str, label: str) -> Outcome:
+    n_frac = data.fractional(table, column)
+    if n_frac is None:
         return Outcome(f"{label} integer", f"Column {table}.{column} is not numeric.")
     if n_frac:
         return Outcome(f"{label} integer", f"{table}.{column} must be whole numbers, but {n_frac} values have decimals.")
     return Outcome(f"{label} integer")
 
 
-def _directions(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
+def _directions(found, data: BundleData, table: str, ent: dict) -> list[Outcome]:
     name, out = found.name, []
     for d in ent.get("directions", []):
         label = f"{name} {d['measurement']} {d['direction']} in {d['state']} than {d['vs']}"
@@ -351,11 +322,6 @@ def _directions(found, data: _Data, table: str, ent: dict) -> list[Outcome]:
     return out
 
 
-def _mean_in(data: _Data, table: str, state_col: str, column: str, pattern: str) -> float | None:
-    values = [v for v in data.distinct(table, state_col) if _rx(pattern, v)]
-    if not values:
-        return None
-    marks = ", ".join("?" for _ in values)
-    row = data.con.execute(f'SELECT avg(CAST("{column}" AS DOUBLE)) FROM "{table}" '
-                           f'WHERE CAST("{state_col}" AS VARCHAR) IN ({marks})', values).fetchone()
-    return row[0]
+def _mean_in(data: BundleData, table: str, state_col: str, column: str, pattern: str) -> float | None:
+    labels = [v for v in data.distinct(table, state_col) if _rx(pattern, v)]
+    return data.mean_where(table, column, state_col, labels)
