@@ -70,10 +70,13 @@ def _norm(label) -> str:
     return re.sub(r"^(\d+)\.0+$", r"\1", text)  # 12.0 (a numeric column) is the stated value 12
 
 
-def _horizon(spec, want: str) -> Outcome:
+def _horizon(spec, want: str | list[str]) -> Outcome:
+    """``want`` is a duration, or [shortest, longest] where the text is loose ("over a month")."""
+    lo, hi = (want, want) if isinstance(want, str) else want
     label = f"horizon {want}"
-    if abs(spec.horizon_seconds - parse_duration(want)) > 1e-6:
-        return Outcome(label, f"The horizon is {spec.horizon}, but the description asks for {want}.")
+    if not parse_duration(lo) - 1e-6 <= spec.horizon_seconds <= parse_duration(hi) + 1e-6:
+        asked = lo if lo == hi else f"{lo} to {hi}"
+        return Outcome(label, f"The horizon is {spec.horizon}, but the description asks for {asked}.")
     return Outcome(label)
 
 
