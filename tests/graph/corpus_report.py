@@ -81,15 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         root = args.rescore or args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         met_all = total_all = perfect = 0
+        by_kind: dict[str, list[int]] = {}
         for path in files:
             t0 = time.monotonic()
             met, total, unmet = report_one(path, root, build=args.rescore is None)
             met_all, total_all, perfect = met_all + met, total_all + total, perfect + (met == total)
+            tally = by_kind.setdefault(load_description(path)["kind"], [0, 0])
+            tally[0], tally[1] = tally[0] + met, tally[1] + total
             print(f"{path.stem}: {met}/{total} ({100 * met / total:.0f}%) in {time.monotonic() - t0:.0f}s", flush=True)
             for sentence in unmet:
                 print(f"    - {sentence}", flush=True)
         print(f"overall: {met_all}/{total_all} expectations met ({100 * met_all / max(total_all, 1):.1f}%); "
               f"{perfect}/{len(files)} descriptions meet all of theirs")
+        print("by kind: " + ", ".join(f"{k} {m}/{t} ({100 * m / max(t, 1):.1f}%)" for k, (m, t) in sorted(by_kind.items())))
     return 0
 
 
