@@ -9,6 +9,7 @@ the row count when a "how many" question is answered by a list of entities."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ _EPOCH = ((9.4e8, 4.2e9), (9.4e11, 4.2e12))
 
 def is_epoch(v: float) -> bool:
     """A Unix timestamp in seconds or milliseconds between 2000 and 2100."""
-    return v == int(v) and any(lo <= v <= hi for lo, hi in _EPOCH)
+    return math.isfinite(v) and v == int(v) and any(lo <= v <= hi for lo, hi in _EPOCH)
 
 
 def _clause_before(text: str, start: int) -> str:
@@ -61,8 +62,11 @@ def _respectively(src: str, info: QuestionInfo) -> set[int]:
     """Starts of numbers a "the mean and max were A and B respectively" sentence assigns to another
     aggregate than the question's."""
     drop: set[int] = set()
-    for m in re.finditer(r"(?:[^.\n]|(?<=\d)\.(?=\d))*\brespectively\b", src, re.I):
-        sent, base = m.group(0), m.start()
+    for r in re.finditer(r"\brespectively\b", src, re.I):
+        base = max(0, r.start() - 300)
+        m = re.search(r"(?:[^.\n]|(?<=\d)\.(?=\d))*\Z", src[base:r.start()])
+        base += m.start()
+        sent = src[base:r.end()]
         nums = numbers(sent, dates_masked=True)
         if len(nums) < 2:
             continue

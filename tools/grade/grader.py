@@ -31,7 +31,7 @@ _CLARIFY = re.compile(r"^\W*(?:do|does|did|should|would|could|can|shall|which|wh
                       re.I)
 _CHART = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[(?:chart|plotly figure|figure|image)[^\]]*\]|\b(?:chart|plot|graph)\b",
                     re.I)
-_MAX_CHARS = 200_000  # grading stays bounded in time on huge replies; the answer is never beyond this
+_MAX_CHARS = 100_000  # grading stays bounded in time (≈1 s worst case) on huge replies; no answer is longer
 
 
 class Grade(BaseModel):

@@ -69,3 +69,14 @@ def test_the_judge_decides_undecided_cases_and_its_failure_keeps_them_undecided(
 
     g = grade_response(MEAN, text, judge=broken)
     assert not g.decided and g.label == "incorrect" and "judge offline" in g.detail
+
+
+def test_huge_and_hostile_replies_are_graded_quickly_and_never_crash():
+    import time
+
+    table = "| cell | failures |\n|---|---|\n" + "\n".join(f"| CELL_{i} | {i * 3} |" for i in range(50000))
+    for reply in (table, " ".join(str(i) for i in range(200000)), "1e999 ms", "(" * 10**5 + "1" + ")" * 10**5,
+                  "respectively " * 20000):
+        t0 = time.perf_counter()
+        g = grade_response(MEAN, reply)
+        assert time.perf_counter() - t0 < 3.0 and g.label in ("correct", "incorrect", "runtime_error")
