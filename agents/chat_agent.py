@@ -82,7 +82,11 @@ def tool_calling_turn(model: Any, bundle: Path, text: str) -> tuple[list, str] |
     when the model called no tool or could not be reached (the grammar then handles the turn)."""
     from langchain.agents import create_agent
 
+    from agents.models import go_offline, is_connection_error, offline_reason, unavailable_message
     from tools.spec.io import load_spec
+
+    if offline_reason(model) is not None:  # unreachable earlier in this process: do not wait on it again
+        return None
 
     spec = load_spec(bundle / "spec.yaml")
     done: list = []
@@ -91,7 +95,9 @@ def tool_calling_turn(model: Any, bundle: Path, text: str) -> tuple[list, str] |
     agent = create_agent(model, tools=refinement_tools(bundle, model, done), system_prompt=prompt)
     try:
         result = agent.invoke({"messages": [{"role": "user", "content": text}]}, {"recursion_limit": 12})
-    except Exception:  # transport or model failure: the offline grammar handles the turn
+    except Exception as exc:  # transport or model failure: the offline grammar handles the turn
+        if is_connection_error(exc):
+            go_offline(model, unavailable_message(model, exc))
         return None if not done else (done, "")
     if not done:
         return None

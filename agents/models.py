@@ -8,7 +8,9 @@
 - ``structured_call()`` asks for a pydantic output model as JSON-schema structured output,
   validates it (pydantic, then the caller's own check), re-asks with the validation error, and
   returns None when it still fails so the caller takes the deterministic path and records a note.
-  An unreachable server raises ``LLMUnavailable`` (one clear message; callers go offline).
+  An unreachable server (connection refused, DNS, timeout) makes the whole process go offline:
+  one warning on stderr, None for this and every later call to that model (no more waiting on
+  it), so build, chat and paraphrase finish on their deterministic paths instead of failing.
 - Responses are cached on disk (``CHRONOEVAL_CACHE_DIR``, default ``~/.cache/chronoeval/llm``), keyed
   by model + messages + output schema: a re-run with the cache makes no HTTP call.
 - ``usage()`` counts calls, cache hits, failures and tokens for reports.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -32,7 +35,8 @@ OFFLINE = {"", "none", "off", "offline", "false", "0"}
 
 
 class LLMUnavailable(RuntimeError):
-    """The configured LLM cannot be reached (connection refused, DNS, timeout)."""
+    """The configured LLM cannot be reached (connection refused, DNS, timeout). ``structured_call``
+    no longer raises it (it goes offline); kept for callers that still catch it."""
 
 
 class LLMConfigError(ValueError):
@@ -59,6 +63,28 @@ class Usage:
 
 _USAGE = Usage()
 _LOCK = threading.Lock()
+_UNREACHABLE: dict[str, str] = {}  # model_id -> why: models this process stopped calling
+
+
+def offline_reason(model: Any) -> str | None:
+    """Why ``model`` is no longer called in this process (it was unreachable), or None."""
+    with _LOCK:
+        return _UNREACHABLE.get(model_id(model))
+
+
+def go_offline(model: Any, message: str) -> None:
+    """Stop calling ``model`` for the rest of the process; the first time, warn on stderr."""
+    with _LOCK:
+        first = model_id(model) not in _UNREACHABLE
+        _UNREACHABLE.setdefault(model_id(model), message)
+    if first:
+        print(f"warning: {message}. Continuing offline: the deterministic paths take over.", file=sys.stderr)
+
+
+def reset_offline() -> None:
+    """Forget which models were unreachable (tests; a long-lived process after a server restart)."""
+    with _LOCK:
+        _UNREACHABLE.clear()
 
 
 def usage() -> Usage:
@@ -224,9 +250,14 @@ def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, ret
     """Ask ``model`` for an ``output`` instance; validate, re-ask with the error, or return None.
 
     ``check`` is the deterministic tools' validation (problems → the LLM is asked again with them).
-    ``notes`` collects one line per failure for the report. Raises ``LLMUnavailable`` when the
-    server cannot be reached."""
+    ``notes`` collects one line per failure for the report. An unreachable server returns None and
+    takes the model offline for the rest of the process (``go_offline``)."""
     if model is None:
+        return None
+    down = offline_reason(model)
+    if down is not None:
+        if notes is not None:
+            notes.append(f"{purpose or 'LLM call'}: skipped, the LLM was unreachable earlier; used the deterministic path")
         return None
     key = cache_key(model, messages, output)
     hit = _cache_get(key)
@@ -259,10 +290,17 @@ def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, ret
         except Exception as exc:
             if is_connection_error(exc):
                 _count(failures=1)
-                raise LLMUnavailable(unavailable_message(model, exc)) from exc
+                message = unavailable_message(model, exc)
+                go_offline(model, message)
+                if notes is not None:
+                    notes.append(f"{purpose or 'LLM call'}: {message}; used the deterministic path")
+                return None
             http = status_error(exc)
             if http is not None:
                 _count(failures=1)
+                if getattr(http, "status_code", None) in (401, 403) or "insufficient_quota" in str(http):
+                    go_offline(model, f"the LLM {model_id(model)} refused the evaluator's credentials or quota "
+                                      f"({type(http).__name__}: {str(http)[:160]}); check OPENAI_API_KEY")
                 if notes is not None:
                     notes.append(f"{purpose or 'LLM call'}: the server answered with an error ({type(http).__name__}: "
                                  f"{str(http)[:160]}); used the deterministic path")

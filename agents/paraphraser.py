@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.judge import judge_paraphrase
-from agents.models import LLMUnavailable, model_id, structured_call, usage
+from agents.models import LLMUnavailable, model_id, offline_reason, structured_call, usage
 from prompts.paraphraser import PARAPHRASER, ParaphraseInput, ParaphraseOutput
 from tools.paraphrase import MIN_DISTANCE, Persona, paraphrase, token_edit_distance
 from tools.paraphrase.records import (
@@ -99,6 +99,10 @@ def paraphrase_records(records: list[dict[str, Any]], personas: list[Persona], k
                 except LLMUnavailable as exc:
                     rep.notes.append(f"{exc}. Continuing offline: the deterministic paraphraser made the remaining "
                                      "variants.")
+                    model = None
+                if model is not None and offline_reason(model):  # unreachable: structured_call went offline
+                    rep.notes.append(f"{offline_reason(model)}. Continuing offline: the deterministic paraphraser "
+                                     "made the remaining variants.")
                     model = None
             taken = {p.name for _, p, _ in got}
             rest = paraphrase(rec["question"], [p for p in free if p.name not in taken], need - len(got), seed=seed,

@@ -25,6 +25,10 @@ def _offline_llm(monkeypatch, tmp_path_factory):
     # need the real model construct it, or set CHRONOEVAL_EMBEDDINGS themselves)
     monkeypatch.setenv("CHRONOEVAL_MEMORY_DIR", str(tmp_path_factory.mktemp("memory")))
     monkeypatch.setenv("CHRONOEVAL_EMBEDDINGS", "hash")
+    # a model found unreachable by one test (agents.models goes offline) must not stay so for the next
+    from agents.models import reset_offline
+
+    reset_offline()
 
 
 @pytest.fixture

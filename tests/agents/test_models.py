@@ -8,9 +8,10 @@ from pydantic import BaseModel, Field
 
 from agents.models import (
     LLMConfigError,
-    LLMUnavailable,
     cache_key,
     get_chat_model,
+    offline_reason,
+    reset_offline,
     reset_usage,
     structured_call,
     usage,
@@ -74,21 +75,45 @@ def test_http_500_falls_back_with_a_note(llm_env):
     assert "server answered with an error" in notes[0] and "500" in notes[0] and llm_env.calls == 1
 
 
-def test_a_slow_server_hits_the_timeout_and_counts_as_unreachable(llm_env, monkeypatch):
+@pytest.fixture
+def forget_offline():
+    reset_offline()
+    yield
+    reset_offline()
+
+
+def test_a_slow_server_hits_the_timeout_and_counts_as_unreachable(llm_env, monkeypatch, forget_offline):
     monkeypatch.setenv("CHRONOEVAL_LLM_TIMEOUT", "0.5")
     llm_env.delay(2.0).script({"value": 1, "reason": "late"})
-    with pytest.raises(LLMUnavailable, match="cannot reach the LLM"):
-        structured_call(get_chat_model(), MESSAGES, Answer)
+    notes: list[str] = []
+    assert structured_call(get_chat_model(), MESSAGES, Answer, notes=notes) is None
+    assert "cannot reach the LLM" in notes[0]
 
 
-def test_unreachable_server_raises_one_clear_error(monkeypatch):
+def test_an_unreachable_server_warns_once_and_the_process_goes_offline(monkeypatch, forget_offline, capsys):
+    import time
+
     monkeypatch.setenv("CHRONOEVAL_MODEL", "openai:scripted")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # discard port: connection refused
     monkeypatch.setenv("CHRONOEVAL_LLM_RETRIES", "0")
-    with pytest.raises(LLMUnavailable) as info:
-        structured_call(get_chat_model(), MESSAGES, Answer)
-    msg = str(info.value)
-    assert "127.0.0.1:9" in msg and "CHRONOEVAL_MODEL=none" in msg
+    notes: list[str] = []
+    assert structured_call(get_chat_model(), MESSAGES, Answer, notes=notes, purpose="spec_writer") is None
+    warning = capsys.readouterr().err
+    assert warning.count("warning: cannot reach the LLM") == 1
+    assert "127.0.0.1:9" in warning and "CHRONOEVAL_MODEL=none" in warning and "Continuing offline" in warning
+    assert offline_reason(get_chat_model()) and "127.0.0.1:9" in notes[0]
+    t0 = time.perf_counter()
+    assert structured_call(get_chat_model(), MESSAGES, Answer, notes=notes, purpose="chat") is None
+    assert time.perf_counter() - t0 < 0.05 and "unreachable earlier" in notes[1]  # no second connection attempt
+    assert capsys.readouterr().err == ""
+
+
+def test_a_rejected_key_takes_the_model_offline_too(llm_env, forget_offline, capsys):
+    llm_env.fail_with(401, times=5)
+    model = get_chat_model()
+    assert structured_call(model, MESSAGES, Answer) is None and offline_reason(model)
+    assert "OPENAI_API_KEY" in capsys.readouterr().err and llm_env.calls == 1
+    assert structured_call(model, MESSAGES, Answer) is None and llm_env.calls == 1
 
 
 def test_the_cache_makes_a_second_call_free(llm_env):
