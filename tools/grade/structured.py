@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.grade.candidates import _column_score, _num_cell, column_kinds, header_unit, tables_of
+from tools.grade.candidates import _ANY_ID, _column_score, _num_cell, column_kinds, header_unit, tables_of
 from tools.grade.ids import canon_id, id_shape, ids_in
 from tools.grade.question import analyse
 from tools.grade.scalars import Verdict, says_none, within
@@ -123,11 +123,17 @@ def _respectively(text: str, keys: list[str], dur: bool) -> dict[str, float | No
     return None
 
 
+def mask_other_ids(text: str, keys: list[str]) -> str:
+    """Ids that are not expected keys ('SENSOR_01' under a zone) blanked: their digits are no values."""
+    wanted = {norm_label(k) for k in keys}
+    return _ANY_ID.sub(lambda m: m.group(0) if norm_label(m.group(0)) in wanted else "§" * len(m.group(0)), text)
+
+
 def _prose_pairs(text: str, keys: list[str], dur: bool) -> dict[str, float | None]:
     """For each key, the first number written after its mention and before the next key (or the one
     right before it: '42.97% for north')."""
     t = text if any(re.search(r"\d{4}-\d{2}-\d{2}|\d:\d{2}", str(k)) for k in keys) else mask_dates(text)
-    low = norm_label(t.replace("\n", " \n "))
+    low = norm_label(mask_other_ids(t, keys).replace("\n", " \n "))
     spans = []
     for k in keys:
         m = re.search(rf"(?<![\w.;]){re.escape(norm_label(k))}(?![\w;]|\.\w)", low)
@@ -192,6 +198,11 @@ def match_mapping(text: str, expected: dict, tol: dict, *, durations_: bool = Fa
         if says_none(text) or not re.search(r"\d", mask_dates(text)) or (len(text.split()) <= 12 and not extra):
             return Verdict(False, True, f"missing rows: {', '.join(missing)}", got, reason="no_answer")
         return Verdict(False, False, "no key of the expected mapping found", got, reason="no_candidate")
+    shapes = {p.pattern for p in (id_shape(k) for k in expected) if p is not None}
+    sub_level = extra and all(id_shape(k) is not None and id_shape(k).pattern not in shapes for k in extra)
+    if sub_level and re.search(r"\n[ \t]+[-*•]|\(", text):
+        return Verdict(False, False, f"a two-level breakdown (sub-keys {extra[:3]}); the per-key values are not "
+                       "stated on their own", got, reason="two_level_breakdown")
     reason = "wrong_value" if wrong else "missing_keys" if missing else "extra_keys" if extra else "all_keys_match"
     return Verdict(not (missing or wrong or extra), True, "; ".join(p for p in parts if p), got, reason=reason)
 
@@ -203,7 +214,7 @@ def _ranked(text: str, labels: list[str], question: str) -> tuple[list[tuple[str
     if pairs:
         order = [(norm_label(k), v) for k, v in pairs]
         return ([(k, v) for k, v in order if k in want], [k for k, _ in order if k not in want])
-    low = norm_label(mask_dates(text).replace("\n", " \n "))
+    low = norm_label(mask_dates(mask_other_ids(text, labels)).replace("\n", " \n "))
     spans = []
     for w in sorted(want, key=len, reverse=True):
         for m in re.finditer(rf"(?<![\w.]){re.escape(w)}(?![\w]|\.\w)", low):
@@ -220,7 +231,8 @@ def _ranked(text: str, labels: list[str], question: str) -> tuple[list[tuple[str
     rest = low
     for s_, e_, _ in spans:
         rest = rest[:s_] + " " * (e_ - s_) + rest[e_:]
-    extra = [o for o in ids_in(rest, labels, question) if o not in want]
+    want_ids = {_canon(lab) for lab in labels}
+    extra = [o for o in ids_in(mask_dates(text), labels, question) if o not in want_ids]
     if any(" > " in w for w in want):
         extra += [m.group(1).strip() for m in re.finditer(r"((?:[a-z_]+ > )+[a-z_]+)", rest)]
     return seen, extra

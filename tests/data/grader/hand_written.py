@@ -557,6 +557,14 @@ HAND_HELD_OUT_2 = [  # a second batch written before running the grader on it
     ("TS_FIRST", "prose", "2026-01-02 09:15", C, "same instant"),
     ("LABEL_SEMI", "prose", "warn", I, "part of the label"),
     ("LABEL_PAGE", "prose", "The checkout page (exit rate 38.2%), ahead of cart (30.1%).", C, "checkout first"),
+    ("MAP_ZONE", "two_level", "zone_A: 88.0% (SENSOR_01 88.0%, SENSOR_02 85.1%); zone_B: 80.5% (SENSOR_03 80.5%, "
+     "SENSOR_04 77.0%)", C, "per-zone values stated, sensors below them"),
+    ("MAP_ZONE", "two_level", "In zone_A the highest was 88.0% (SENSOR_01; SENSOR_02 reached 85.1%). In zone_B it was "
+     "80.5% (SENSOR_03).", C, "per-zone values"),
+    ("MAP_ZONE", "two_level", "- zone_A\n  - SENSOR_01: 88.0\n  - SENSOR_02: 85.1\n- zone_B\n  - SENSOR_03: 80.5", C,
+     "per-sensor values whose maximum per zone is the expected one"),
+    ("MAP_ZONE", "two_level", "zone_A: 88.0% (SENSOR_01 88.0%, SENSOR_02 85.1%); zone_B: 82.5% (SENSOR_03 82.5%)", I,
+     "zone_B wrong"),
 ]
 
 HAND = HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC

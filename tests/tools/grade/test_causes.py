@@ -65,7 +65,20 @@ CAUSES = {
     "a list of ids for a count question": (SENSORS, "- SENSOR_0003\n- SENSOR_0011\n- SENSOR_0042\n- SENSOR_0107",
                                            "correct"),
     "labels holding ';' are not split (issue 15)": (RANK_SEMI, "1. warn;hold: 212\n2. ok: 180", "correct"),
+    "several numbers, none marked: the denominator is no answer": (
+        CART, "Out of 1,204 sessions, 63 reached the cart at least 3 times.", "correct"),
+    "several numbers, none marked: other statistics are no answer": (
+        MEAN, "Latency stats: min 3.10 ms, mean 19.69 ms, p95 41.00 ms, max 88.41 ms.", "correct"),
+    "ids under each key of a breakdown are not values": (
+        SITES, "north: 42.97% (WIND_TURBINE_01 44.1%, WIND_TURBINE_02 41.8%); south: 40.09% (WIND_TURBINE_03 "
+        "40.09%)", "correct"),
 }
+
+
+def test_a_two_level_breakdown_without_per_key_values_is_left_to_the_judge():
+    g = grade_response(SITES, "- north\n  - WIND_TURBINE_01: 44.1\n  - WIND_TURBINE_02: 41.8\n- south\n"
+                              "  - WIND_TURBINE_03: 40.09")
+    assert not g.decided and g.reason == "two_level_breakdown"
 
 
 @pytest.mark.parametrize("cause", list(CAUSES))
