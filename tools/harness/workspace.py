@@ -4,7 +4,8 @@ It holds only what a question may use: a read-only copy of the tables in the cho
 (``data.duckdb``, or ``data/<table>.parquet`` / ``data/<table>.csv``), in a fresh temp directory
 far from the bundle and the run directory. The agent is told this directory and these files,
 never the bundle path, so neither ``qa.jsonl`` nor ``incidents.json`` is next to it, and writing
-to its copy changes nothing the eval reads. The directory is removed when the eval ends.
+to its copy changes nothing the eval reads. The directory is removed when the eval ends; one left
+by a killed eval (its pid is in the name) is removed by the next.
 """
 
 from __future__ import annotations
@@ -53,6 +54,24 @@ def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+def remove_stale(parent: Path) -> list[Path]:
+    """Remove the workspaces that evals killed before their cleanup left in ``parent`` (their
+    process is gone); returns them."""
+    removed = []
+    for p in parent.glob(f"{PREFIX}*-*"):
+        pid = p.name[len(PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or not p.is_dir():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            remove_tree(p)
+            removed.append(p)
+        except PermissionError:  # another user's live process
+            pass
+    return removed
+
+
 class Workspace:
     """A working directory with read-only table copies, and the context that describes it."""
 
@@ -81,7 +100,8 @@ def agent_workspace(bundle: Path, backend: Backend = "duckdb", *, data_dir: Path
     if backend == "postgres" and not dsn:
         raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
     schema = bundle_schema(bundle)
-    root = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
+    remove_stale(Path(parent) if parent else Path(tempfile.gettempdir()))
+    root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=parent))
     try:
         ctx = AgentContext(backend=backend, workdir=str(root), tables=sorted(schema), schema_=schema)
         if backend == "duckdb":
