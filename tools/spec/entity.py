@@ -110,7 +110,7 @@ class StateMachine(SpecModel):
     """A semi-Markov process: an embedded Markov chain plus a dwell distribution per state."""
 
     column: str | None = None
-    states: dict[str, StateDef] = Field(min_length=1)
+    states: dict[str, StateDef] = Field(min_length=1, max_length=200)
     initial: str | dict[str, float]
     terminal: list[str] = []
     transitions: dict[str, dict[str, float]] = {}
@@ -163,10 +163,10 @@ class EntityType(SpecModel):
     static_table: str | None = None
     id: IdSpec
     count: int = Field(gt=0)
-    attributes: list[Attribute] = []
+    attributes: list[Attribute] = Field(default=[], max_length=500)
     states: StateMachine | None = None
     emission: Emission | None = None
-    measurements: list[Measurement] = []
+    measurements: list[Measurement] = Field(default=[], max_length=500)
     arrival: Arrival | None = None
     exemplar_column: str | None = None
 

@@ -99,7 +99,7 @@ def problems_from_validation(exc: ValidationError, data: Any) -> list[tuple[str,
 def yaml_lines(text: str) -> dict[str, int]:
     """Map every YAML path in ``text`` to its 1-based line number (best effort)."""
     try:
-        root = yaml.compose(text)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return {}
     lines: dict[str, int] = {}

@@ -72,11 +72,11 @@ class Spec(SpecModel):
     seed: int = Field(default=0, ge=0)
     start: Timestamp = "2026-01-01T00:00:00Z"
     horizon: PositiveDuration = "3d"
-    entities: list[EntityType] = Field(min_length=1)
-    exemplars: list[Exemplar] = []
-    epochs: list[Epoch] = []
-    incidents: list[Incident] = []
-    personas: list[Persona] = []
+    entities: list[EntityType] = Field(min_length=1, max_length=100)  # limits keep validation fast
+    exemplars: list[Exemplar] = Field(default=[], max_length=500)
+    epochs: list[Epoch] = Field(default=[], max_length=500)
+    incidents: list[Incident] = Field(default=[], max_length=500)
+    personas: list[Persona] = Field(default=[], max_length=200)
     query_plan: QueryPlan = Field(default_factory=QueryPlan)
 
     @model_validator(mode="after")

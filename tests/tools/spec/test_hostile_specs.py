@@ -135,8 +135,8 @@ CASES: dict[str, tuple[object, str, str]] = {
                                 "unknown entity type 'ghost'"),
     "alias_bomb": (BOMB, "(top level)", "alias bomb"),
     "recursive_alias": ("name: r\nentities: &e [*e]\n", "(top level)", "recursive alias"),
-    "deep_yaml": (SAMPLE.read_text() + "description: " + "[" * 5000 + "]" * 5000 + "\n", "(top level)", "nest"),
-    "huge_file": (SAMPLE.read_text() + "# " + "x" * 1_100_000 + "\n", "(top level)", "larger than 1000 KB"),
+    "deep_yaml": (SAMPLE.read_text() + "description: " + "[" * 5000 + "]" * 5000 + "\n", "invalid spec", "nest"),
+    "huge_file": (SAMPLE.read_text() + "# " + "x" * 1_100_000 + "\n", "(top level)", "larger than 512 KB"),
 }
 
 
