@@ -114,8 +114,12 @@ def _by_unit(cands: list[Cand], unit: str, info: QuestionInfo, kind: str) -> lis
         elif got and not want and got[0] == "percent" and unit and "%" not in unit and "percent" not in unit:
             continue
         else:
-            if kind == "integer" and info.counted and c.unit and _sing(c.unit) == info.counted:
+            noun = _sing(c.unit) if c.unit else ""
+            if kind == "integer" and info.counted and noun and noun in info.counted_words | {info.counted}:
                 exact.append(c)
+            elif (kind == "integer" and info.counted and re.fullmatch(r"[a-z]{3,}s", c.unit.split()[0] if c.unit else "")
+                  and noun not in info.counted_words):
+                continue  # '4 times', '23 readings' do not count sensors
             else:
                 bare.append(c)
     return exact or same_dim or bare
@@ -250,7 +254,8 @@ def table_values(t: Table, info: QuestionInfo, question: str, unit: str, kind: s
         vals = [v for v in vals if v is not None]
         if len(vals) > 1 and info.superlative:
             vals = [max(vals) if info.superlative == "max" else min(vals)]
-        out += [Cand(v, "table") for v in vals]
+        # several rows and nothing picks one: even equal values are no answer (a per-group table)
+        out += [Cand(v, "table" if len(vals) == 1 else "table_rows") for v in vals]
     return out, "table"
 
 

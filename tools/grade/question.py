@@ -39,6 +39,7 @@ class QuestionInfo:
     measure: set[str] = field(default_factory=set)
     superlative: str | None = None
     counted: str | None = None
+    counted_words: set[str] = field(default_factory=set)
     unit_asked: str | None = None
     echoes: dict[float, set[tuple[str, str]]] = field(default_factory=dict)
     not_affected: bool = False
@@ -69,12 +70,13 @@ def analyse(question: str) -> QuestionInfo:
     q_sup = re.sub(r"\bat (?:least|most)\b", " ", q)
     sup = "max" if re.search(r"\b(highest|largest|maximum|peak|most)\b", q_sup) else (
         "min" if re.search(r"\b(lowest|smallest|minimum|least)\b", q_sup) else None)
-    m = re.search(r"\bhow many (?:distinct |different |unique )?([a-z_]+)", q)
+    m = re.search(r"\bhow many (?:distinct |different |unique )?([a-z_]+)(?: ([a-z_]+))?(?: ([a-z_]+))?", q)
     counted = _singular(m.group(1)) if m else None
+    counted_words = {_singular(w) for w in (m.groups() if m else ()) if w and w not in _STOP}
     u = _UNIT_ASKED.search(question)
     k = re.search(r"\b(?:which|top)\s+(\d+)\b", q)
     return QuestionInfo(aggregate=agg, measure={_singular(w) for w in ws if w not in _STOP and not w.isdigit()},
-                        superlative=sup, counted=counted, unit_asked=u.group(1).lower() if u else None,
+                        superlative=sup, counted=counted, counted_words=counted_words, unit_asked=u.group(1).lower() if u else None,
                         echoes=_echo_contexts(question), not_affected=bool(re.search(r"not affected|unaffected", q)),
                         k=int(k.group(1)) if k else None, text=question)
 

@@ -76,6 +76,9 @@ def _decide(text: str, record: dict, kind: str, ok) -> Verdict:
         sub = _reading(f, record, kind)
         if sub and len({ok(c.value) for c in sub}) == 1:
             return _verdict(sub, ok, record, "focus")
+    if any(c.how == "table_rows" for c in cands):
+        return Verdict(False, False, "a table with several rows and nothing that picks the answering row",
+                       sorted({c.value for c in cands}), reason="several_candidates")
     if len({ok(c.value) for c in cands}) == 1:
         return _verdict(cands, ok, record, cands[0].how)
     exact = [c for c in cands if c.how != "prose" or not _APPROX.search(text[max(0, c.start - 14):c.start])]
