@@ -73,6 +73,12 @@ def _entity_names(p: str, e: EntityType) -> Problems:
         out += _check(path, value, what, IDENTIFIER)
     for path, value, what in labels:
         out += _check(path, value, what, LABEL)
+    cols = [value for _, value, what in ident if what not in ("entity type name", "table", "static table")]
+    cols = [c for c in cols if isinstance(c, str)]
+    folded = sorted({c for c in cols if cols.count(c) == 1 and sum(d.lower() == c.lower() for d in cols) > 1})
+    if folded:
+        out.append((p, f"column names {', '.join(folded)} differ only in case; SQL treats them as one column, "
+                       "rename one"))
     for t in e.table_names:
         if isinstance(t, str) and t.lower().endswith(RESERVED_SUFFIX):
             out.append((p, f"table name '{t}' ends in '{RESERVED_SUFFIX}', which chronoeval reserves for "

@@ -106,6 +106,7 @@ CASES: dict[str, tuple[object, str, str]] = {
     "traversal_table_relative": (_set("entities.0.table", "../../x"), "entities[0].table", "not an identifier"),
     "traversal_table_absolute": (_set("entities.0.table", "/tmp/abs/x"), "entities[0].table", "not an identifier"),
     "case_folded_tables": (_set("entities.0.static_table", "Readings"), "entities", "differ only in case"),
+    "case_folded_columns": (_set("entities.0.attributes.1.name", "Zone"), "entities[0]", "differ only in case"),
     "reserved_baseline_suffix": (_set("entities.0.table", "readings__baseline"), "entities[0]", "reserves"),
     "huge_id_format": (_set("entities.0.id.format", "S{i:>20000000}"), "entities[0].id.format", "longer than 64"),
     "id_format_other_field": (_set("entities.0.id.format", "S{i}{0.__class__}"), "entities[0].id.format", "only the field"),
