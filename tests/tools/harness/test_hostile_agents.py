@@ -40,6 +40,18 @@ def _alive(pids: list[int]) -> list[int]:
     return out
 
 
+def _running_in(parent: Path) -> list[int]:
+    """Live processes whose working directory is (or was) under ``parent``: every agent process starts there."""
+    out = []
+    for p in psutil.process_iter(["cwd"]):
+        try:
+            if (p.info["cwd"] or "").startswith(str(parent)) and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p.pid)
+        except psutil.Error:
+            pass
+    return out
+
+
 @pytest.fixture(scope="module")
 def suite(iot_records):
     return iot_records[:4]
@@ -58,6 +70,7 @@ def evaluate(bundle, records, spec, run_dir, *, env=None, timeout=TIMEOUT, **kw)
                   meta={"agent": str(spec)})
     took = time.perf_counter() - t0
     assert not any(parent.iterdir()), "the workspace outlived the session"
+    assert _running_in(parent) == [], "an agent process outlived the eval"
     parent.rmdir()
     assert _snapshot(bundle) == before, "the agent changed the bundle"
     verify_bundle(bundle, full=True)
