@@ -107,6 +107,8 @@ def _by_unit(cands: list[Cand], unit: str, info: QuestionInfo, kind: str) -> lis
             (exact if got == want else same_dim).append(Cand(c.value * got[1] / want[1], c.how, c.start, c.unit))
         elif unit and c.unit and c.unit.split()[0] == unit.lower().split()[0]:
             exact.append(c)
+        elif want and kind == "number" and re.fullmatch(r"[a-z]{3,}s", c.unit.split()[0] if c.unit else ""):
+            continue  # '81.1 sessions' is a count of things, not the percentage asked
         elif got and kind == "integer":
             if got[0] in ("time", "percent"):
                 continue

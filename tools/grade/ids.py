@@ -146,6 +146,9 @@ def match_label(text: str, expected: str, *, question: str = "") -> Verdict:
             return Verdict(want in first, True, "" if want in first else f"wrong value: top row {first}", first,
                            reason="table_cell" if want in first else "wrong_label")
     words = norm_label(text).strip(" .!")
+    lead = re.match(r"^\W*([\w;>\-]+)\s*[,(:]", norm_label(text))
+    if lead and norm_label(lead.group(1)) == want and not re.search(r"\b(?:no|not|but)\b", words):
+        return Verdict(True, True, "", want, reason="stated_label")  # 'checkout, with 38.2%'
     if len(words.split()) <= 3:
         return Verdict(False, True, f"wrong value: {words}", words, reason="wrong_label")
     low = norm_label(text)
@@ -161,6 +164,8 @@ def match_label(text: str, expected: str, *, question: str = "") -> Verdict:
     if m and norm_label(m.group(1)) == want:
         return Verdict(True, True, "", want, reason="stated_label")
     first = re.match(r"^\W*([\w;>\-]+)", low)
+    if re.search(r"\b(?:no|not|but|however|instead|rather|actually)\b", low):
+        m = first = None  # 'checkout? No - cart has ...': the first word is no claim
     if first and norm_label(first.group(1)) == want:
         return Verdict(True, True, "", want, reason="stated_label")
     if not re.search(pat, low) and (m or first):

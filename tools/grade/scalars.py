@@ -58,9 +58,11 @@ def says_none(text: str) -> bool:
 
 
 def _reading(text: str, record: dict, kind: str) -> list[Cand]:
-    if kind == "integer" and re.match(r"^\W*(?:no|none|zero|nobody|not a single|not any)\b", text, re.I):
-        return [Cand(0.0, "none")]
     cands, _ = scalar_candidates(text, record, kind)
+    if kind == "integer" and re.match(r"^\W*(?:no|none|zero|nobody|not a single|not any)\b(?!\s*[,.;:!-])", text, re.I):
+        qnums = {round(n.value, 9) for n in numbers(record.get("question", ""))}
+        if all(round(c.value, 9) in qnums for c in cands):  # 'None of the users exceeded 3 views': 3 is the threshold
+            return [Cand(0.0, "none")]
     if not cands and kind != "duration" and says_none(text):
         return [Cand(0.0, "none")]
     if not cands and kind == "duration" and says_none(text) and not numbers(text):
@@ -163,6 +165,12 @@ def _table_bool(text: str) -> bool | None:
 
 def read_bool(text: str) -> bool | None:
     """Yes/no from the opening word, a True/False cell, or an unambiguous affirmative/negative phrase."""
+    if re.match(r"^\W*(?:yes|no)\s+(?:and|or|/)\s+(?:yes|no)\b", text, re.I):
+        return None  # 'Yes and no: ...' hedges
+    said = [m.group(1).lower() for m in _YESNO_WORD.finditer(text)]
+    if len(set(said)) > 1:  # 'No - wait, ... so yes': a self-correction ends on its last word; else a hedge
+        return said[-1] == "yes" if re.search(r"\b(?:wait|actually|correction|i mean|scratch that|so yes|so no)\b",
+                                              text, re.I) else None
     for t in [*focus_texts(text)[:1], text]:
         if _YES.search(t):
             return True

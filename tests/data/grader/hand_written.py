@@ -567,4 +567,28 @@ HAND_HELD_OUT_2 = [  # a second batch written before running the grader on it
      "zone_B wrong"),
 ]
 
-HAND = HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
+HAND_PROBES = [  # realistic traps for false "correct" (written before running the grader on them)
+    ("LABEL_PAGE", "prose", "checkout? No — cart has the highest exit rate.", I, "cart"),
+    ("LABEL_PAGE", "prose", "Not checkout — it is cart.", I, "cart"),
+    ("LABEL_PAGE", "prose", "checkout, with 38.2%", C, "checkout"),
+    ("COUNT_ZERO", "prose", "No, there were 63 users.", I, "63"),
+    ("COUNT_ZERO", "prose", "None of the users exceeded 3 product views.", C, "0"),
+    ("BOOL_YES", "prose", "Yes and no: one sensor touched 1,008.5 hPa exactly.", I, "hedges"),
+    ("ENT_TURB", "prose", "Not WIND_TURBINE_010 — the largest drop was WIND_TURBINE_003.", I, "003"),
+    ("TS_FIRST", "prose", "Somewhere between 09:15 and 09:30 UTC on 2 January 2026.", I, "a range, not an instant"),
+    ("MEAN_MS", "prose", "19.69 ms is what the naive query gives, but the correct mean is 25.10 ms.", I, "claims 25.10"),
+    ("COUNT_SENSORS", "prose", "SENSOR_0003 went offline 4 times.", I, "one sensor"),
+    ("COUNT_SENSORS", "markdown_table", "| zone | n_sensors |\n|---|---|\n| dock | 2 |\n| yard | 2 |", I,
+     "2 + 2 = 4 would be right, but no total is stated: per-zone counts"),
+    ("MEAN_MS", "markdown_table", "| link | mean_latency_ms |\n|---|---|\n| L1 | 19.69 |\n| L2 | 19.69 |", I,
+     "per-link means, not the overall mean"),
+    ("ENT_IFACE", "prose", "RTR_001 eth0 was worst; RTR_002 eth2 second.", I, "RTR_001/eth0"),
+    ("RANK_CELLS", "markdown_table", "| cell | failures |\n|---|---|\n| CELL_22 | 301 |\n| CELL_18 | 305 |\n"
+     "| CELL_4 | 308 |", I, "lowest to highest where highest to lowest was asked"),
+    ("MAP_ZONE", "prose", "zone_A: 88.0, zone_B: n/a", I, "zone_B missing"),
+    ("LIST_CELLS", "prose", "CELL_62, CELL_67, CELL_7 and maybe CELL_9", I, "CELL_9 is listed"),
+    ("PCT_CONV", "prose", "81.1 sessions converted.", I, "a count of sessions, not a percentage"),
+    ("BOOL_NO", "prose", "No — wait, CELL_3 reached 7.2%, so yes.", I, "ends with yes"),
+]
+
+HAND = HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
