@@ -17,14 +17,19 @@ from graph.state import BuildState, decision
 from prompts.schema_inference import SCHEMA_INFERENCE
 
 
-def _llm_draft(model, request: str, notes: list[str]) -> dict | None:
-    """The model's draft as JSON, or None (the notes say why) so the rules take over."""
+def _llm_draft(model, request: str, offline, notes: list[str]):
+    """The model's draft, checked against the catalog (problems are sent back once), or None (the
+    notes say why): then the offline reading stands alone."""
     from agents.models import structured_call
+    from knowledge.catalog import load_catalog
     from tools.describe.draft import DomainDraft
+    from tools.describe.llm_check import catalog_context, draft_problems
 
-    draft = structured_call(model, SCHEMA_INFERENCE.render({"description": request}), DomainDraft,
-                            purpose="schema_inference", notes=notes)
-    return None if draft is None else draft.model_dump()
+    catalog = load_catalog()
+    inp = {"description": request, "catalog": catalog_context(offline, catalog),
+           "not_understood": list(offline.not_understood)}
+    return structured_call(model, SCHEMA_INFERENCE.render(inp), DomainDraft, purpose="schema_inference", notes=notes,
+                           retries=1, check=lambda d: draft_problems(d, offline, catalog))
 
 
 def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
@@ -42,15 +47,24 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
                             + ", ".join(Path(f).name for f in [*state.get("samples", []), *filter(None, [state.get("ddl")])]),
                             "; ".join(res["notes"] + res["guesses"])[:500] or "tools.infer"))
         return {"draft": {"inferred": True}, "inferred_yaml": res["spec_yaml"], "decisions": log}
-    draft = None
+    offline = read_description(state["request"], ctx.memory)  # a description with nothing to model stops here
+    draft = offline.model_dump()
+    log += draft_decisions(draft)
     if ctx.model is not None:
         notes: list[str] = []
-        draft = _llm_draft(ctx.model, state["request"], notes)
-        log.append(decision("schema_inference", "schema_inference",
-                            "draft from the LLM" if draft else "draft from rules (LLM output unusable)", "; ".join(notes)))
-    if draft is None:
-        draft = read_description(state["request"], ctx.memory).model_dump()
-        log += draft_decisions(draft)
+        llm = _llm_draft(ctx.model, state["request"], offline, notes)
+        if llm is None:
+            log.append(decision("schema_inference", "schema_inference", "the offline reading stands",
+                                "LLM draft unusable: " + ("; ".join(notes) or "no answer")))
+        else:
+            from knowledge.catalog import load_catalog
+            from tools.describe.llm_check import merge_drafts
+
+            merged, taken = merge_drafts(offline, llm, load_catalog())
+            draft = merged.model_dump()
+            log.append(decision("schema_inference", "schema_inference", "LLM draft merged into the offline reading: "
+                                + ("; ".join(taken) or "nothing new"), "validated against the catalog; the LLM "
+                                "adds or resolves items, never removes what the rules read"))
     for edit in state.get("edits", []):
         res = edit_draft.invoke({"draft": draft, "instruction": edit})
         draft = res["draft"]

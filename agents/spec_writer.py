@@ -70,6 +70,7 @@ def _llm_advice(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
     from agents.models import structured_call
     from prompts.spec_writer import SPEC_WRITER, DomainInput, SpecAdvice
     from tools.describe.advice import apply_measurement_advice
+    from tools.describe.llm_check import advice_problems
     from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
     from tools.spec.model import Spec
 
@@ -83,11 +84,22 @@ def _llm_advice(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
     def check(advice: SpecAdvice) -> list[str]:
         return _spec_problems(apply_measurement_advice(spec, [a.model_dump() for a in advice.measurements]))
 
-    advice = structured_call(model, SPEC_WRITER.render(inp), SpecAdvice, purpose="spec_writer", notes=notes, check=check)
+    messages = SPEC_WRITER.render(inp)
+    advice = structured_call(model, messages, SpecAdvice, purpose="spec_writer", notes=notes, check=check)
+    against = advice_problems(spec, [a.model_dump() for a in advice.measurements]) if advice else {}
+    if advice is not None and against:  # sent back once with what breaks the catalog
+        again = structured_call(model, [*messages, ("user", "Your advice breaks the domain catalog: "
+                                                    + "; ".join(against.values()) + ". Correct it.")],
+                                SpecAdvice, purpose="spec_writer", notes=notes, check=check, retries=0)
+        if again is not None:
+            advice = again
+            against = advice_problems(spec, [a.model_dump() for a in advice.measurements])
     if advice is None:
         return spec_yaml, decision("spec_writer", "spec_writer", "measurement models from the rules",
                                    "LLM advice unusable: " + ("; ".join(notes) or "no answer"))
-    new = Spec.model_validate(apply_measurement_advice(spec, [a.model_dump() for a in advice.measurements]))
-    said = ", ".join(f"{a.name} ~{a.typical:g} {a.unit or ''}".strip() for a in advice.measurements)
+    kept = [a for a in advice.measurements if a.name not in against]  # the rest keep the catalog's values
+    new = Spec.model_validate(apply_measurement_advice(spec, [a.model_dump() for a in kept]))
+    said = ", ".join(f"{a.name} ~{a.typical:g} {a.unit or ''}".strip() for a in kept) or "none"
+    dropped = f"; kept the catalog's values for {'; '.join(against.values())}" if against else ""
     return dump_spec(new), decision("spec_writer", "spec_writer", f"measurement levels from the LLM: {said}",
-                                    "validated against the spec model")
+                                    "validated against the spec model and the domain catalog" + dropped)

@@ -22,6 +22,12 @@ def decision_section(state: BuildState) -> str:
         cells = [str(d.get(k, "")).replace("|", "\\|").replace("\n", " ") for k in ("step", "agent", "decision",
                                                                                      "reason")]
         lines.append(f"| {i} | " + " | ".join(cells) + " |")
+    unplaced = state.get("not_understood", [])
+    if unplaced:
+        lines += ["", "### Not understood", "",
+                  "The description names these, but the domain catalog has no entry for them (they were modelled "
+                  "with generic defaults) or they had to be adjusted; say more in chat or edit spec.yaml:", ""]
+        lines += [f"- {item}" for item in unplaced]
     if state.get("error"):
         lines += ["", f"**Stopped early:** {state['error']}"]
     return "\n".join(lines) + "\n" + END + "\n"

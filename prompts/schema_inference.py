@@ -9,10 +9,13 @@ from tools.describe.draft import DomainDraft, EntityDraft, MeasurementDraft
 
 
 class DescriptionInput(BaseModel):
-    """The user's description of the domain (and edits given at review, in order)."""
+    """The user's description of the domain (and edits given at review, in order), the catalog entries
+    the offline reading matched, and what it could not place."""
 
     description: str
     edits: list[str] = []
+    catalog: list[str] = []
+    not_understood: list[str] = []
 
 
 SCHEMA_INFERENCE = Prompt(
@@ -24,7 +27,10 @@ series belongs to (a turbine, a pod, a region). Give the count, cadence (e.g. 10
 text names, and the states it names in the order given (the normal state first). incident_hints
 are pattern kinds the user asks for: spike, dip, level_shift, kpi_degradation, variance_burst,
 slow_drift, flash_crowd, flatline, null_burst, data_outage, cascade. In evidence, map each part
-(entity, count, measurements, states, cadence, horizon) to the words it came from.""",
+(entity, count, measurements, states, cadence, horizon) to the words it came from.
+Use the catalog entries you are given: set catalog_id to an entry's id where the text means it, and
+units as the catalog writes them; mention every measurement, attribute and state the text names, and
+place the items listed as not understood if you can (put further entity types in "others").""",
     input_model=DescriptionInput,
     output_model=DomainDraft,
     examples=[(

@@ -123,5 +123,6 @@ def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_se
     m = json.loads((out / "manifest.json").read_text())["tables"]["pod_metrics"]
     assert m["entities"] == 6
     report = (out / "report.md").read_text()
-    assert "draft from the LLM" in report and "measurement levels from the LLM" in report
+    assert "LLM draft merged into the offline reading" in report and "measurement levels from the LLM" in report
+    assert "count 6 (LLM; the rules read none)" in report
     assert "incident plan from the LLM: spike, data_outage" in report

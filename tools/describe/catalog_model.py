@@ -48,7 +48,7 @@ MEASUREMENT_CLASSES = MeasurementClass.__args__  # type: ignore[attr-defined]
 
 StateRoleName = Literal[
     "normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving",
-    "waiting", "in_progress", "success", "failure", "cancelled", "compromised", "tampered",
+    "waiting", "in_progress", "success", "failure", "cancelled", "compromised", "tampered", "low", "high",
 ]
 STATE_ROLES = StateRoleName.__args__  # type: ignore[attr-defined]
 
@@ -66,6 +66,7 @@ class RoleEffect(_Model):
 
     scale: float = Field(default=1.0, ge=0)
     worse: float = 0.0  # in multiples of the archetype's spread; negative = the better way
+    shift: float = 0.0  # in spreads, up positive whatever is worse ("too low" / "too high" states)
     noise_scale: float = Field(default=1.0, ge=0)
 
 

@@ -17,7 +17,8 @@ TERMINAL_ROLES = {"success", "failure", "cancelled"}
 # the reporter health classes of the transition weights, per role
 _CLASS = {"normal": "active", "moving": "active", "in_progress": "active", "charging": "idle", "idle": "idle",
           "waiting": "idle", "degraded": "reduced", "alarm": "reduced", "tampered": "reduced",
-          "compromised": "reduced", "critical": "down", "down": "down", "failure": "down", "maintenance": "service"}
+          "compromised": "reduced", "critical": "down", "down": "down", "failure": "down", "maintenance": "service",
+          "low": "reduced", "high": "reduced"}
 
 
 def state_role(name: str, lifecycle: bool, catalog: Catalog, position: int) -> tuple[str, bool]:

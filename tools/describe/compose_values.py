@@ -101,13 +101,13 @@ def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: di
     sign = 1.0 if arch.worse == "up" else -1.0
     for state, role in roles.items():
         eff = role_effect(arch, role, catalog)
-        if eff is None or (eff.scale == 1 and eff.worse == 0 and eff.noise_scale == 1):
+        if eff is None or (eff.scale == 1 and eff.worse == 0 and eff.shift == 0 and eff.noise_scale == 1):
             continue
         e: dict[str, float] = {}
         if eff.scale != 1:
             e["scale"] = eff.scale
-        if eff.worse:
-            e["shift"] = _round(sign * eff.worse * spread, spread)
+        if eff.worse or eff.shift:
+            e["shift"] = _round((sign * eff.worse + eff.shift) * spread, spread)
         if eff.noise_scale != 1:
             e["noise_scale"] = eff.noise_scale
         effects[state] = e
@@ -133,50 +133,63 @@ _UNIT_LEVELS = {"ms": 150.0, "s": 30.0, "min": 20.0, "h": 3.0, "hour": 3.0, "d":
 _NON_NEGATIVE = ("[time]", "[mass]", "[length]", "[currency", "[luminosity]", "[current]")
 
 
-def generic_measurement(md: MeasurementDraft, classes: dict[str, str], notes: list[str]) -> dict[str, Any]:
-    """A measurement the catalog does not know: the name rules of ``tools.describe.profiles``, but in
-    the unit the user gave (a typical level for that unit), whole numbers for counts ("number of
-    bottles"), never negative for durations, masses, lengths, money and counts, and the limits the
-    user stated; its plausible range is only what the unit itself rules out."""
-    from tools.describe.compose import _measurement
+_KIND_CLASS = {"latency": ("latency", "up"), "error": ("error", "up"), "failures": ("error", "up"),
+               "usage": ("consumption", "up"), "level": ("storage", "down"), "counter": ("count", "down"),
+               "rate": ("throughput", "down"), "output": ("throughput", "down"), "gauge": ("condition", "up")}
 
-    m = _measurement(md.name, md.words, classes)
-    count = bool(re.match(r"(?:number|count|total|amount)_of|n_", md.name)) or md.name.endswith(("_count", "s_total"))
+
+def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Catalog, notes: list[str],
+                        event: bool = False) -> dict[str, Any]:
+    """A measurement the catalog does not know, modelled as an ad-hoc archetype: its class from the
+    name rules of ``tools.describe.profiles`` (a rate, a latency, a level...), a typical level for the
+    unit the user gave, whole numbers for counts ("number of bottles", "bikes available"), never
+    negative for durations, masses, lengths, money and counts, the limits the user stated; states move
+    it like any measurement of its class. Its plausible range is only what the unit rules out."""
+    from tools.describe.profiles import measurement_profile
+
+    p = measurement_profile(md.name)
+    klass, worse = _KIND_CLASS.get(p.kind, ("condition", "up"))
     unit = parse_unit(md.unit) if md.unit else None
-    lo: float | None = None
-    hi: float | None = None
+    label = (unit_label(unit) if unit is not None else md.unit) if md.unit else p.unit
+    plural = any(w.endswith("s") and not w.endswith("ss") and len(w) > 3 for w in md.words.lower().split())
+    count = bool(re.match(r"(?:number|count|total|amount)_of|n_", md.name)) or md.name.endswith("_count") or \
+        (plural and not md.unit and p.kind in ("gauge", "counter"))
+    lo: float | None = 0.0 if p.bounds[0] is not None and p.bounds[0] >= 0 else None
+    hi: float | None = p.bounds[1]
+    level, spread, integer, noise = p.base, max(p.sigma, abs(p.base) * 0.05), p.integer, "ar"
     if md.name in ("age", "patient_age", "customer_age") and not md.unit:
-        m.update(unit="years", base=45.0, noise={"kind": "iid", "sigma": 18.0}, integer=True)
-        m.pop("seasonality", None)
-        m.pop("decimals", None)
-        lo, hi = 0.0, 110.0
-    elif count:
-        m.update(base=max(md.level or 0.0, 50.0), noise={"kind": "poisson"}, integer=True)
-        m.pop("decimals", None)
-        lo = 0.0
+        label, level, spread, integer, noise, lo, hi = "years", 45.0, 18.0, True, "iid", 0.0, 110.0
+    elif count:  # per event: a few (nights, guests; retries often none); per reading: tens
+        rare = re.search(r"retr|error|fail|defect|reject|complaint|cancel|return|incident|alarm", md.name)
+        level = md.level or ((0.5 if rare else 2.0) if event else 20.0)
+        klass, worse, integer, noise, lo, hi, spread = "count", "down", True, "poisson", 0.0, None, level ** 0.5
+        if event and not rare:
+            lo = 1.0  # an event has at least one (night, guest, item)
     elif md.unit:
-        label = unit_label(unit) if unit is not None else md.unit
-        level = md.level if md.level is not None else _UNIT_LEVELS.get(label, m.get("base", 10.0))
-        m.update(unit=label, base=level, noise={"kind": "ar", "phi": [AR_PHI], "sigma": round(abs(level) * 0.12, 4) or 0.1})
-        m.pop("trend", None)
+        level = md.level if md.level is not None else _UNIT_LEVELS.get(label or "", p.base)
+        spread = abs(level) * 0.12 or 0.1
         dims = str(unit.dimensionality) if unit is not None else ""
-        if label == "%":
-            lo, hi = 0.0, 100.0
-        elif any(d in dims for d in _NON_NEGATIVE) or "/" in md.unit:
-            lo = 0.0
+        lo, hi = (0.0, 100.0) if label == "%" else (0.0 if any(d in dims for d in _NON_NEGATIVE) or "/" in md.unit
+                                                     else None, None)
     if md.low is not None:
         lo = md.low if lo is None else max(lo, md.low)
     if md.high is not None:
         hi = md.high if hi is None else min(hi, md.high)
-        if m["base"] > hi:
-            m["base"] = round(hi * 0.6, 4)
-            if m["noise"].get("kind") != "poisson":
-                m["noise"]["sigma"] = round(hi * 0.1, 4)
-    if lo is not None or hi is not None:
-        old_lo, old_hi = (m.get("bounds") or [None, None])
-        m["bounds"] = [lo if lo is not None else old_lo, hi if hi is not None else old_hi]
-        m["plausible"] = {"low": lo, "high": hi, "integer": bool(m.get("integer")),
-                          "source": "the unit and the limits in the text"}
-    notes.append(f"{md.name}: no catalog entry; level {m['base']:g}{' ' + m['unit'] if m.get('unit') else ''} "
-                 "is a generic default")
+    if hi is not None and level > hi:
+        level, spread = hi * 0.6, hi * 0.1
+    if lo is not None and level < lo:
+        level = lo + spread
+    arch = MeasurementArchetype(
+        id=md.name, name=md.words or md.name.replace("_", " "), field="general", synonyms=[md.name],
+        unit=str(unit) if unit is not None else None, unit_label=label, klass=klass, typical=level, spread=spread,
+        bounds=(lo, hi), integer=integer, decimals=None if integer else (p.decimals if p.decimals is not None else 2),
+        noise=noise if not (noise == "poisson" and not integer) else "ar", worse=worse, event_level=event)
+    m = measurement_spec(md.model_copy(update={"low": None, "high": None, "level": None}), arch, roles, catalog,
+                         notes)
+    m["description"] = f"{arch.name} (not in the catalog: generic {klass})"
+    m["plausible"] = {"low": lo, "high": hi, "integer": integer, "source": "the unit and the limits in the text"}
+    if lo is None and hi is None and not integer:
+        m.pop("plausible")
+    notes.append(f"{md.name}: no catalog entry; modelled as a generic {klass} around {level:g}"
+                 f"{' ' + label if label else ''}")
     return m

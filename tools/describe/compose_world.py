@@ -20,7 +20,6 @@ from tools.describe.compose_machine import TERMINAL_ROLES, lifecycle_machine, re
 from tools.describe.compose_values import PEAKS, generic_measurement, measurement_spec
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
-from tools.describe.profiles import state_class
 from tools.spec.durations import parse_duration
 from tools.spec.model import Spec
 
@@ -147,20 +146,19 @@ class _Composer:
             self.decisions.append(f"{e.name} measurements {', '.join(m.name for m in mds)}: defaults (the text "
                                   "names none)")
         out = []
-        classes = {s: state_class(s, i) for i, s in enumerate(roles)}
         for md in mds:
             if md.catalog_id:
                 a = self.catalog.measurement(md.catalog_id)
                 self.archs[md.name] = a
                 spec = measurement_spec(md, a, roles, self.catalog, self.notes)
-                if e.kind == "lifecycle" and a.event_level and a.klass in ("amount", "duration"):
+                if e.kind == "lifecycle" and a.event_level and a.klass == "duration" and not a.states:
                     spec["states"] = {s: {"scale": 0.0, "noise_scale": 0.0} for s, r in roles.items()
                                       if r not in ("success", "failure")}
                     self.decisions.append(f"{e.name}.{md.name}: recorded when the {e.name} ends; 0 on the earlier "
                                           "steps and when cancelled")
                 out.append(spec)
             else:
-                out.append(generic_measurement(md, classes, self.notes))
+                out.append(generic_measurement(md, roles, self.catalog, self.notes, event=e.kind == "lifecycle"))
         return out
 
     # -- entities -------------------------------------------------------------------------------
@@ -178,9 +176,12 @@ class _Composer:
         states = self.states(e, arch)
         roles = self.roles(e, states)
         if e.kind == "lifecycle":
-            if not any(r in TERMINAL_ROLES for r in roles.values()) and e.terminal:
-                for i, s in enumerate(x for x in e.terminal if x in roles):  # "..., delivered, or mishandled"
-                    roles[s] = "success" if i == 0 else "failure"
+            loose = [x for x in e.terminal if x in roles and roles[x] not in TERMINAL_ROLES]
+            if loose:  # "..., then released or scrapped": the final alternatives end the lifecycle
+                has_success = any(roles[x] == "success" for x in e.terminal if x in roles)
+                for s in loose:
+                    roles[s] = "failure" if has_success else "success"
+                    has_success = True
                 self.decisions.append(f"{e.name} terminal states {', '.join(e.terminal)}: the last step and its "
                                       "alternatives in the text")
             if any(r in TERMINAL_ROLES for r in roles.values()):
@@ -235,7 +236,7 @@ def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[
     """(spec, decisions, notes): the spec of the draft; decisions are the defaults taken, notes what
     was adjusted or not understood while composing."""
     c = _Composer(draft, catalog, seed)
-    order = sorted(draft.entities, key=lambda e: {"static": 0, "periodic": 1, "lifecycle": 2}[e.kind])
+    order = list(draft.entities)  # the main entity first: it is what the domain is about
     entities = [c.entity(e) for e in order]
     incidents: list[dict] = []
     for ent, e in zip(entities, order, strict=True):

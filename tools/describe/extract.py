@@ -25,7 +25,7 @@ _COUNT = r"(\d[\d,]*|a dozen|a hundred|a thousand|" + "|".join(
     w for w in sorted(NUMBER_WORDS, key=len, reverse=True) if w not in ("a", "an", "one")) + r")"
 _COLLECTIVE = {"fleet", "group", "set", "collection", "number", "network", "cluster", "array", "bunch", "lot"}
 _UNITS = {"s": "s", "sec": "s", "second": "s", "m": "m", "min": "m", "minute": "m", "h": "h", "hr": "h",
-          "hour": "h", "d": "d", "day": "d", "w": "w", "week": "w", "month": "mo"}
+          "hour": "h", "d": "d", "day": "d", "w": "w", "week": "w", "wk": "w", "month": "mo", "mo": "mo"}
 _TIME_WORDS = {"second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks",
                "month", "months", "sec", "min", "hr"}
 _REPORT_VERBS = (r"reporting|reports|report|with|measuring|measure|tracking|track|emitting|emit|sending|send|"

@@ -32,8 +32,15 @@ class Match:
     how: str
 
 
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+              "geese": "goose", "teeth": "tooth", "feet": "foot", "data": "data", "series": "series", "status": "status",
+              "bus": "bus", "gas": "gas", "analysis": "analysis"}
+
+
 def singular(word: str) -> str:
     """English singular of a lower-case word (enough for matching: 'batteries' → 'battery')."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     for end, rep in (("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x")):
         if word.endswith(end) and len(word) > len(end) + 1:
             return word[: -len(end)] + rep

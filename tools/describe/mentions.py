@@ -18,9 +18,10 @@ from tools.describe.units import parse_unit
 
 NOT_ENTITIES = {"value", "reading", "measurement", "metric", "event", "row", "record", "percent", "degree",
                 "time", "unit", "level", "number", "bottle", "item", "step", "ms", "kw"}
-TIME_WORDS = {"second", "minute", "hour", "day", "week", "month", "year", "sec", "min", "hr", "ms", "night",
+TIME_WORDS = {"second", "minute", "hour", "day", "week", "month", "year", "sec", "min", "hr", "ms", "wk", "wks",
+              "hrs", "mo", "mos", "yr", "yrs", "mins", "secs", "days", "weeks", "months", "night",
               "morning", "evening", "shift", "time", "percent", "degree", "kwh", "km", "mile", "meter", "metre"}
-REPORT = (r"reporting|reports?|send(?:s|ing)?|emit(?:s|ting)?|measur(?:e|es|ing)|track(?:s|ing)?|"
+REPORT = (r"reporting|reports?|send(?:s|ing)?|stor(?:e|es|ing)|keep(?:s|ing)?|emit(?:s|ting)?|measur(?:e|es|ing)|track(?:s|ing)?|"
           r"record(?:s|ing)?|collect(?:s|ing)?|log(?:s|ging)?|monitor(?:s|ing|ed)?|stream(?:s|ing)?|"
           r"captur(?:e|es|ing)|produc(?:e|es|ing)|push(?:es|ing)?|publish(?:es|ing)?|with(?!\s+(?:about\s+|around\s+)?\d)|readings? of|"
           r"metrics? (?:like|such as|for)|telemetry (?:like|such as|for|of)|data on")
@@ -30,6 +31,7 @@ _FILLER = {"for", "over", "during", "every", "each", "per", "and", "or", "with",
 LIST_END = (r"(?=,?\s+(?:every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
             r"so|and (?:they|it|each|every|go|goes|are|is|can|have|has)|they|it)\b|\s*[;.](?!\d)|$)")
 STATE_LISTS = [
+    r"(?P<list>[a-z][\w ]*?(?:\s*(?:->|→|=>|>)\s*[a-z][\w ]*?){2,})(?=\s*[,;.]|$)",
     r"\b(?:go(?:es)?|going|move|moves|moving|cycle|cycles|transition(?:s|ing)?|switch(?:es)?|pass(?:es)?|progress(?:es)?|flow)\s+"
     r"(?:through|between|among|from)\s+(?:the\s+)?(?:states?\s+|stages?\s+|statuses\s+)?(?P<list>.+)",
     r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|of|=|\()\s*(?P<list>.+)",
@@ -72,20 +74,28 @@ class SentenceFacts:
     used: list[tuple[int, int]] = field(default_factory=list)  # character spans consumed
 
 
+def _physical_unit(word: str) -> bool:
+    """Whether a word is a unit of some dimension ("kwh", "db"), not a countable noun pint also
+    knows ("bag", "bale")."""
+    u = parse_unit(word, strict=True)
+    return u is not None and not u.dimensionless
+
+
 def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMention]:
     """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns."""
     ents = index(catalog, "entities")
     out: list[EntityMention] = []
     for si, s in enumerate(sentences):
         counted = [(m.group(1), m.group(2), m.start(2), bool(m.group(3))) for m in re.finditer(
-            r"\b(?:about\s+|around\s+|roughly\s+|~\s*)?(\d[\d,]*)\s*\+?\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*?s)\b"
+            r"\b(?:about\s+|around\s+|roughly\s+|~\s*)?(\d[\d,]*)\s*\+?\s+((?:(?!(?:with|of|in|on|for|at|from|per|and|or|"
+            r"to|by)\b)[A-Za-z][\w-]*\s+){0,3}?(?:[A-Za-z][\w-]*?s|people|children|cattle|sheep|staff))\b"
             r"(\s+(?:a|per|each)\s+day)?", s)]
         counted += [(m.group(2), m.group(1), m.start(1), False)
                     for m in re.finditer(r"\b([A-Za-z][\w-]*s)\s*[x×]\s*(\d+)\b", s)]  # "beehives x20"
         for number, words, start, per_day in counted:
             last = words.split()[-1]
             head = singular(last.lower())
-            if head in TIME_WORDS or (parse_unit(head) is not None and not last[0].isupper()) or head in NOT_ENTITIES:
+            if head in TIME_WORDS or (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES:
                 continue
             cands = ents.lexical(words)
             cands = [c for c in cands if c.score >= 0.8]
@@ -95,7 +105,7 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
             start = _char_pos(s, pos)
             if any(e.sentence == si and (e.catalog_id == id_ or e.pos <= start < e.pos + len(e.words)) for e in out):
                 continue
-            if parse_unit(words) is not None and not words[0].isupper() or len(words) < 3:
+            if _physical_unit(words) and not words[0].isupper() or len(words) < 3:
                 continue  # "dB" is a unit, not a database
             plural_word = singular(words.split()[-1].lower()) != words.split()[-1].lower()
             at_start = len(s[:start].split()) <= 2 and re.match(
@@ -115,16 +125,23 @@ def _strip_lead(item: str) -> str:
     """'then are admitted' → 'admitted'; 'it is mishandled' → 'mishandled'."""
     item = item.strip(" ()")
     while True:
-        new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or)\s+",
+        new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or|a|an|"
+                     r"the|as)\s+",
                      "", item, flags=re.I)
         if new == item:
             return item
         item = new
 
 
+def _masked(s: str) -> str:
+    """``s`` with commas and spaces inside brackets hidden, so list ends never fall inside "(max 32, ...)"."""
+    return re.sub(r"[(\[][^)\]]*[)\]]", lambda m: m.group(0).replace(",", "\x00").replace(" ", "\x01"), s)
+
+
 def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
     """Lists, states, attributes and cadence of one sentence."""
     f = SentenceFacts(text=s)
+    masked = _masked(s)
     roles = index(catalog, "roles")
     f.cadence, f.cadence_words = find_cadence(s)
     for p in STATE_LISTS:
@@ -134,26 +151,46 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         listed = re.split(r"\s+(?:states?|status(?:es)?|modes?|stages?)\b|\)|,?\s+(?:with|where|when|while|depending|"
                           r"every|each|per|over|for|during|and (?:report|send|they|it|each))\b",
                           m.group("list"), maxsplit=1, flags=re.I)[0]
+        if p is STATE_LISTS[-1] and re.search(rf"\b{KIND_NOUNS}\s*$", s[: m.start()], re.I):
+            continue  # "room type is standard, deluxe or suite": values of an attribute
         lead = re.match(r"^\s*(?:the|a|an|each|all)?\s*[\w-]+\s+([a-z]+),\s*$", s[: m.start()], re.I)
-        listed = f"{lead.group(1)}, {listed}" if lead and p is STATE_LISTS[2] else listed  # "Patients arrive, are ..."
-        items = [_strip_lead(i) for i in split_items(listed)]
+        listed = f"{lead.group(1)}, {listed}" if lead and p is STATE_LISTS[-1] else listed  # "Patients arrive, are ..."
+        parts = re.split(r"\s*(?:->|→|=>|>)\s*", listed) if re.search(r"->|→|=>|>", listed) else split_items(listed)
+        items = [_strip_lead(i) for i in parts]
         items = [re.sub(r"\s+(?:on|to|at|into|onto|from|by|with|for|in the|at the)\s+.*$", "", i) if len(i.split()) > 2
                  else i for i in items]  # "loaded on the aircraft" is the state "loaded"
         items = [i for i in items if i]
         if len(items) >= 2 and all(1 <= len(i.split()) <= 4 and not _NOT_STATE.search(i) for i in items) and \
-                (len(items) >= 3 or p is not STATE_LISTS[2] or any(roles.lexical(i)[:1] and roles.lexical(i)[0].score >= 0.9
+                (len(items) >= 3 or p is not STATE_LISTS[-1] or any(roles.lexical(i)[:1] and roles.lexical(i)[0].score >= 0.9
                                                                 for i in items)):
             f.states = list(dict.fromkeys(snake(i) for i in items))
             f.state_words = m.group(0)[: m.start("list") - m.start() + len(listed)]
-            tail = re.split(r"\s+or\s+", listed)
-            if len(tail) > 1:  # "..., completed or cancelled": the alternatives that end a lifecycle
-                before = split_items(tail[-2])[-1:] if split_items(tail[-2]) else []
-                ends = [i for i in items if any(i and i in part for part in [*before, *tail[-1:]])]
+            tail = re.split(r",?\s+or\s+", listed)
+            if len(tail) > 1:  # "..., then completed, failed or cancelled": the alternatives that end a lifecycle
+                lead = re.split(r"\b(?:and then|then|and)\s+", tail[0])
+                before = split_items(lead[-1]) if len(lead) > 1 else split_items(tail[0])[-1:]
+                ends = [i for i in items if any(i and i in part for part in [*before, *tail[1:]])]
                 f.state_ends = [snake(i) for i in ends if snake(i) in f.states]
             else:
                 f.state_ends = f.states[-1:]
             f.used.append((m.start(), m.start("list") + len(listed)))
             break
+    for no in re.finditer(r"\b([a-z]+(?:\s[a-z]+)?)\s+(?:of|is|:)\s+((?:\d+,\s*)+\d+,?\s+(?:or|and)\s+\d+)\s*([a-z]+)?", s, re.I):
+        unit = f" {no.group(3)}" if no.group(3) else ""  # "term of 12, 24, 36 or 60 months": options
+        f.items.append(("colon", Item(words=re.sub(r"^(?:a|an|the|and|or)\s+", "", no.group(1)), raw=no.group(0),
+                                      values=[f"{v}{unit}" for v in re.findall(r"\d+", no.group(2))])))
+        f.used.append(no.span())
+    each = re.match(r"^\s*(?:each|every)\s+([a-z][\w-]*)\s+is\s+(?:a|an|either)?\s*([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$",
+                    s, re.I)
+    if each and not f.states:  # "Each station is urban background, suburban or roadside": a kind of station
+        f.items.append(("colon", Item(words="type", raw=s, values=[_strip_lead(v) for v in split_items(each.group(2))])))
+        f.used.append(each.span())
+    pr = re.search(r"\b(P|S|SEV|Sev|Tier )\s?(\d)\s*(?:-|–|to)\s*\1?\s?(\d)\b", s)
+    if pr and int(pr.group(2)) < int(pr.group(3)) <= 9:  # "P1-P4": a priority with its levels
+        word = {"P": "priority", "S": "severity", "SEV": "severity", "Sev": "severity"}.get(pr.group(1), "tier")
+        f.items.append(("colon", Item(words=word, raw=pr.group(0), values=[
+            f"{pr.group(1).strip()}{i}" for i in range(int(pr.group(2)), int(pr.group(3)) + 1)])))
+        f.used.append(pr.span())
     if not f.states:  # "breed is Holstein or Jersey": states of an entity or values of an attribute
         sl = re.match(r"^\s*(?:the|a|an|each|every|its|their)?\s*([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:is|are)\s+"
                       r"(?:either\s+)?([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$", s, re.I)
@@ -164,14 +201,20 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                          r"((?:[\w-]+\s){0,2}?[\w-]+(?:,\s*(?:[\w-]+\s){0,2}?[\w-]+)*,?\s+or\s+(?:[\w-]+\s?){1,3})", s, re.I):
         if any(a <= m.start() < b for a, b in f.used):
             continue
+        vals = [v.strip(" '\"") for v in split_items(m.group(2))]
+        kind_word = m.group(1).split()[-1].lower()
+        if any(v.lower().startswith(kind_word + " ") for v in vals):  # "type 1 or type 2"
+            vals = [v if v.lower().startswith(kind_word + " ") else f"{kind_word} {v}" for v in vals]
         f.items.append(("colon", Item(words=re.sub(r"^(?:the|a|an|its|their)\s+", "", m.group(1).strip(), flags=re.I),
-                                      raw=m.group(0), values=[v.strip(" '\"") for v in split_items(m.group(2))])))
+                                      raw=m.group(0), values=vals)))
         f.used.append(m.span())
     for m in re.finditer(r"\b([a-z][\w -]{2,40}?)\s*:\s*([^:;.]+?(?:,|\bor\b)[^:;.]+)$", s, re.I):
         if re.search(r"states?|status|modes?|stages?", m.group(1), re.I) or any(a <= m.start() < b for a, b in f.used):
             continue
         name = re.split(r"\b(?:has|have|with|is|are|carries|gets)\s+(?:a|an|one|its|their)?\s*", m.group(1))[-1]
         values = re.split(r",?\s+and\s+(?:a|an|the|its|their)\s+", m.group(2), maxsplit=1)[0]
+        if any(len(v.split()) > 3 or re.search(r"\d{2,}", v) for v in split_items(values)):
+            continue  # "Our build farm: 80 CI runners report ...": a sentence, not a value list
         f.items.append(("colon", Item(words=name.strip(), raw=m.group(0),
                                       values=[v.strip(" '\"") for v in split_items(values)])))
         f.used.append((m.start(), m.start(2) + len(values)))
@@ -183,7 +226,7 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
     for kind, p in (("report", rf"\b(?:{REPORT})\s+(?:(?:their|its|the|a|an)\s+)?"),
                     ("have", rf"\b{HAVE}\s+(?:(?:a|an|one|its|their)\s+)?")):
         for verb in re.finditer(p, s, re.I):  # each verb on its own: a skipped "with" must not hide "reporting"
-            m = re.compile(rf"(?P<list>.+?){LIST_END}", re.I).match(s, verb.end())
+            m = re.compile(rf"(?P<list>.+?){LIST_END}", re.I).match(masked, verb.end())
             if m is None or any(a <= verb.start() < b for a, b in f.used):
                 continue
             before = s[: verb.start()].split()[-1:]
@@ -200,9 +243,12 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 if it.words and len(it.words.split()) <= 5 and it.words.lower() not in _FILLER:
                     f.items.append((kind, it))
             f.used.append((verb.start(), m.end()))
-    if not any(k == "report" for k, _ in f.items):  # terse text: "freezers, temp every 5 min, 2 weeks"
+    if not any(k == "report" for k, _ in f.items) and not f.states:  # terse: "freezers, temp every 5 min, 2 weeks"
         for chunk in re.split(r"\s*[,;:]\s*|\s+-\s+|\s+and\s+", s):
             start = s.find(chunk)
+            for _ in range(3):  # "temp around -20 °C every 5 minutes for 2 weeks" → "temp around -20 °C"
+                chunk = re.sub(r"\s+(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|minute|hour|day|second)$", "", chunk,
+                               flags=re.I)
             if chunk and not any(a <= start < b for a, b in f.used):
                 it = parse_item(chunk)
                 if it.words and len(it.words.split()) <= 4:
@@ -210,6 +256,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
     for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by|split by)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
                          s, re.I):
         word = m.group(1).lower()
+        if word.split()[0] in ("we", "you", "they", "it", "one", "them", "us", "of", "the", "a", "an"):
+            continue  # "for each we store": no breakdown
         if m.group(0).lower().startswith("by ") and (word.split()[0] in ("a", "an", "the", "their", "its") or
                                                       re.search(r"\b(?:seen|driven|caused|run|made|handled)\s+by", s[:m.end()],
                                                                 re.I)):

@@ -45,6 +45,11 @@ def _value(words: list[str]) -> int | None:
     return total + current if seen else None
 
 
+def parse_unit_text(text: str | None):
+    """A unit the user wrote (strict: no pint guesses on ordinary words)."""
+    return parse_unit(text, strict=True)
+
+
 def words_to_numbers(text: str) -> str:
     """'forty turbines over two weeks, a dozen pumps, two hundred scooters' → digits; a lone 'a'/'an'
     and 'one' used as a pronoun ('one of them', 'each one') stay words."""
@@ -96,6 +101,13 @@ def parse_item(raw: str) -> Item:
     text = raw.strip(" .,:'\"`")
     item = Item(words=text, raw=raw.strip())
     for b in list(re.finditer(r"[(\[]([^)\]]*)[)\]]", text)):
+        rng = re.fullmatch(rf"\s*({_NUMBER})\s*(?:to|-|–|—)\s*({_NUMBER})\s*([^\s)]*)\s*", b.group(1))
+        if rng:  # "(0 to 3)": the range the user expects
+            item.low, item.high = _num(rng.group(1)), _num(rng.group(2))
+            if rng.group(3) and parse_unit_text(rng.group(3)) is not None:
+                item.unit = unit_label(parse_unit_text(rng.group(3)))
+            text = text.replace(b.group(0), " ")
+            continue
         if re.search(rf"\b(?:{_LIMIT}|multiples? of|in steps of|rounded to)\b", b.group(1), re.I):
             _limits(item, b.group(1))
             text = text.replace(b.group(0), " ")
@@ -106,8 +118,8 @@ def parse_item(raw: str) -> Item:
     if m:
         inside = re.sub(r"^(?:in|as)\s+", "", m.group(1).strip(), flags=re.I)
         vals = [v for v in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*/\s*", inside) if v]
-        if parse_unit(inside) is not None and len(vals) == 1:
-            item.unit = unit_label(parse_unit(inside))
+        if parse_unit_text(inside) is not None and len(vals) == 1:
+            item.unit = unit_label(parse_unit_text(inside))
         elif len(vals) >= 2:
             item.values = [v.strip(" '\"") for v in vals]
         text = (text[: m.start()] + " " + text[m.end():]).strip()
@@ -115,25 +127,34 @@ def parse_item(raw: str) -> Item:
                   rf"(?<![A-Za-z0-9.])({_NUMBER})\s*([^\s\d,;]{{0,12}}(?:\s?[a-zA-Z/]+)?)?\s*$", text)
     if q and (re.search(_QUAL, q.group(0), re.I) or q.group(2)):
         item.level = _num(q.group(1))
-        unit = parse_unit(q.group(2)) if q.group(2) else None
+        unit = parse_unit_text(q.group(2)) if q.group(2) else None
         if unit is not None:
             item.unit = item.unit or unit_label(unit)
         text = text[: q.start()].strip()
     u = re.search(r"\s+(?:in|as|measured in|expressed in)\s+([^\s,;]+(?:\s?/\s?[^\s,;]+)?(?:\s+per\s+\w+)?)\s*$", text, re.I)
-    if u and parse_unit(u.group(1)) is not None:
-        item.unit = item.unit or unit_label(parse_unit(u.group(1)))
+    if u and parse_unit_text(u.group(1)) is not None:
+        item.unit = item.unit or unit_label(parse_unit_text(u.group(1)))
         text = text[: u.start()].strip()
     elif u and re.search(r"\bper\b|/", u.group(1)):  # "in bottles per minute": a rate pint does not know
         item.unit = item.unit or u.group(1).replace(" per ", "/")
         text = text[: u.start()].strip()
     last = text.rsplit(None, 1)
     if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])) \
-            and parse_unit(last[1]) is not None:
-        item.unit = unit_label(parse_unit(last[1]))  # "hive weight kg", "battery %"
+            and parse_unit_text(last[1]) is not None:
+        item.unit = unit_label(parse_unit_text(last[1]))  # "hive weight kg", "battery %"
         text = last[0]
-    text = re.sub(r"\s+(?:(?:of|for|per|on|from)\s+(?:each|every|the|a|an)|per)\s+[\w-]+$", "", text, flags=re.I)  # "airline of each bag"
+    text = re.sub(r"\s+(?:(?:of|for|per|on|from)\s+(?:each|every|the|a|an)|per(?!\s+(?:second|minute|hour|day)\b))"
+                  r"\s+[\w-]+$", "", text, flags=re.I)  # "airline of each bag"
     text = re.sub(r"^(?:the\s+)?[a-z]+'s\s+", "", text, flags=re.I)  # "the patient's heart rate"
     text = re.sub(r"^(?:and|or|plus|also)\s+", "", text, flags=re.I)
+    text = re.sub(r"^(?:every|each)\s+(?:\d+\s*)?(?:seconds?|minutes?|hours?|days?|min|h|s)\s+(?=\w)", "", text,
+                  flags=re.I)  # "every minute heart rate"
+    text = re.sub(r"^(?:we|you|they|i)\s+(?:also\s+)?(?:have|get|collect|keep|log|record|track|store|capture|see|want)\s+",
+                  "", text, flags=re.I)  # "We have loan amount in EUR"
+    rate = re.fullmatch(r"((?:[a-z-]+\s){0,2}[a-z-]+)\s+per\s+(second|minute|hour|day)", text.strip(), re.I)
+    if rate and item.unit is None:  # "strokes per minute": a rate named by its unit
+        item.unit = f"{rate.group(1).split()[-1]}/{rate.group(2)[:3] if rate.group(2) != 'second' else 's'}"
+        text = f"{rate.group(1)} per {rate.group(2)}"
     item.words = re.sub(r"^(?:the|their|its|a|an|each|per|current|both)\s+", "", text, flags=re.I).strip(" -:")
     return item
 
@@ -148,8 +169,8 @@ def _limits(item: Item, text: str) -> None:
     """Stated limits: 'max 32', 'at most 1000', 'at least 0' (in the item's unit)."""
     for m in re.finditer(rf"\b({_LIMIT})\s+({_NUMBER})\s*([^\s,;)]*)", text, re.I):
         word, value = m.group(1).lower(), _num(m.group(2))
-        if m.group(3) and item.unit is None and parse_unit(m.group(3)) is not None:
-            item.unit = unit_label(parse_unit(m.group(3)))
+        if m.group(3) and item.unit is None and parse_unit_text(m.group(3)) is not None:
+            item.unit = unit_label(parse_unit_text(m.group(3)))
         if word.startswith(("max", "at most", "up to", "no more", "never above", "never over")):
             item.high = value if item.high is None else min(item.high, value)
         else:

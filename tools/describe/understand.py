@@ -70,8 +70,9 @@ class _Reader:
                 m = self.catalog.measurement(id_)
             except StopIteration:
                 return 0.0
+            per_event = ent.kind == "lifecycle"  # an event log records per-event values, a reporter readings
             return (0.06 if id_ in usual else 0.0) + (0.03 if m.field in fields else 0.0) + \
-                (0.02 if (ent.kind == "lifecycle") == m.event_level else 0.0)
+                (0.02 if per_event == m.event_level else -0.08 if per_event else -0.04)
         return bonus
 
     # -- entities -------------------------------------------------------------------------
@@ -89,8 +90,8 @@ class _Reader:
             if m.count:
                 last_counted = m
             name = by_catalog.get(m.catalog_id or "", _ent_name(m))
-            if m.catalog_id is None and name not in self.entities:
-                name = self.head_owner(m.words) or name  # "250 visits a day" are the "ED visits" named before
+            if name not in self.entities and (m.catalog_id is None or m.count is None):
+                name = self.head_owner(m.words) or name  # "250 visits a day" / "each car" name one read before
             arch = self.catalog.entity(m.catalog_id) if m.catalog_id else None
             if name not in self.entities:
                 kind = arch.kind if arch else "periodic"
@@ -111,6 +112,7 @@ class _Reader:
             if self.owner[m.sentence] is None or (m.count and not self.counted_owner[m.sentence]):
                 self.owner[m.sentence] = name
                 self.counted_owner[m.sentence] = bool(m.count)
+        self.subjects()
         if not self.entities:
             name, count, _subject, words = find_entity(self.text)
             if words.startswith("default"):
@@ -119,7 +121,13 @@ class _Reader:
             self.evidence[f"entity {name}"] = f"'{words}' → no catalog entity matched"
             self.not_understood.append(f"'{words}': no catalog entity matched; modelled as a generic reporting device")
             self.owner[0] = name
-        self.subjects()
+        if not any(self.owner):
+            self.subjects()
+        per_day = re.search(r"(?:~|about |around |roughly )?(\d[\d,]*)\s*(?:/|per |a )day\b", self.text, re.I)
+        events = [e for e in self.entities.values() if e.kind == "lifecycle" and e.count is None]
+        if per_day and events and not any(f"count {e.name}" in self.evidence for e in self.entities.values()):
+            events[0].count = int(per_day.group(1).replace(",", "")) * (parse_days(self.horizon) or 7)
+            self.evidence[f"count {events[0].name}"] = f"'{per_day.group(0)}' a day"
         last = next(iter(self.entities))
         for i, o in enumerate(self.owner):  # a sentence without an entity noun is about the one before
             last = o or last
@@ -139,10 +147,13 @@ class _Reader:
 
     def head_owner(self, text: str) -> str | None:
         """The known entity whose head noun the text uses ("each station" → docking_station)."""
-        words = {singular(w) for w in re.findall(r"[a-z]+", text.lower())}
+        found = re.findall(r"[a-z]+", text.lower())
+        if not found:
+            return None
+        head = singular(found[-1])
         for name, e in self.entities.items():
             own = set(name.split("_")) | {singular(w) for w in re.findall(r"[a-z]+", e.words.lower())}
-            if own & words - {"smart", "data", "the", "of", "unit", "system"}:
+            if head in own - {"smart", "data", "the", "of", "unit", "system", "ci", "api"} or head == name:
                 return name
         return None
 
@@ -164,7 +175,7 @@ class _Reader:
             if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
                 self.owner[i] = events[0]  # "patients ... are admitted, discharged or leave": the visit's states
                 continue
-            m = re.match(r"^\s*(?:the|a|an|each|every|our|all|some|their)?\s*((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
+            m = re.match(r"^\s*(?:(?:the|a|an|each|every|our|all|some|their)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
                          r"(?:are|is|go|goes|can be|may be|move|moves|get|gets|pass|passes|cycle|cycles|transition)\b",
                          s, re.I)
             if m is None:
@@ -180,6 +191,11 @@ class _Reader:
                 continue
             head = singular(m.group(1).split()[-1].lower())
             if not f.states or head in TIME_WORDS or head in ("it", "they", "this", "that", "there"):
+                continue
+            ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
+            bare = [n for n, e in self.entities.items() if e.kind == "periodic" and not e.states]
+            if not ends and len(bare) == 1 and not EVENT_WORDS.search(s):
+                self.owner[i] = bare[0]  # "a well is pumping, idle or shut-in": the pumpjack's own states
                 continue
             attr = best_match(self.catalog, "attributes", m.group(1), self.semantic)
             values = [v.strip() for v in split_items(re.sub(r"^\s*(?:is|are|can be|may be|either)\s+(?:either\s+)?", "",
@@ -243,10 +259,20 @@ class _Reader:
 
     def place_item(self, e: EntityDraft, verb: str, it) -> None:
         ents = index(self.catalog, "entities").lexical(it.words)
+        other = self.head_owner(it.words)
+        if verb in ("have", "colon") and other and other != e.name and not it.values:
+            if other not in e.parents:  # "each car belongs to a building"
+                e.parents.append(other)
+                self.evidence[f"parent {e.name}"] = f"'{it.raw}' → {other}"
+            return
         if verb == "report" and (snake(it.words) in self.entities or (ents and ents[0].score >= 1.0)):
             return  # "with drivers": an entity, not a value
         m = self.match_measurement(e, it.words, it.unit)
         a = best_match(self.catalog, "attributes", it.words, self.semantic)
+        if m is not None and m.how == "synonym in phrase" and m.score < 0.8:
+            m = None  # "wingbeat harmonics" is not voltage harmonics: a partial match needs most of the words
+        if verb == "loose" and other:
+            return  # "Bedside monitors in a 24-bed ICU": the entity itself
         quantity = re.match(r"(?:number|count|amount|total|quantity) of\b", it.words, re.I)
         if verb == "loose":  # a bare chunk of terse text: only a clear measurement or attribute counts
             owned = re.search(r"\b(?:of|for|per) (?:each|every) \w+", it.raw, re.I)  # "the airline of each bag"
@@ -254,7 +280,7 @@ class _Reader:
                     (a and a.score >= 0.9 and not (m and m.score > a.score) and not it.unit):
                 self.add_attribute(e, it.words, it.raw, values=it.values or [], match=a)
                 return
-            if not (m and m.score >= 0.85) and not it.unit and not quantity:
+            if not (m and m.score >= 0.75) and not it.unit and not quantity and it.low is None and it.high is None:
                 return
         elif quantity and not it.values:
             pass
@@ -402,7 +428,7 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     r = _Reader(text, catalog, semantic)
     r.horizon, h_words = find_horizon(text)
     if r.horizon is None:  # terse text: "freezers, temp every 5 min, 2 weeks"
-        m = re.search(r"(?<!every )(?<!each )(?<!per )\b(\d+)\s*(days?|weeks?|months?)\b(?!\s+(?:ago|old|later|after|before|"
+        m = re.search(r"(?<!every )(?<!each )(?<!per )\b(\d+)\s*(days?|weeks?|wks?|months?|mos?)\b(?!\s+(?:ago|old|later|after|before|"
                       r"of (?:data|history)?\b(?!s)))", text, re.I)
         if m and not re.search(r"\b(?:every|each|per|within|after|in)\s+$", text[: m.start()], re.I):
             r.horizon, h_words = _duration(m.group(1), m.group(2)), m.group(0)
@@ -412,9 +438,16 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     r.settle_kinds()
     r.read_lists()
     r.scan_measurements()
+    if any(e.kind == "lifecycle" or e.measurements for e in r.entities.values()):
+        for e in r.entities.values():  # "a chain of 12 hotels" beside reservations: a parent, not a reporter
+            if e.kind == "periodic" and not (e.measurements or e.states or e.cadence):
+                e.kind = "static"
     r.link_parents()
-    main = next((e for e in r.entities.values() if e.kind == "periodic"),
-                next((e for e in r.entities.values() if e.kind == "lifecycle"), next(iter(r.entities.values()))))
+    def weight(e: EntityDraft) -> tuple[bool, int, int, bool]:
+        facts = len(e.measurements) + len(e.states) + len(e.attributes)
+        return facts > 0, {"periodic": 2, "lifecycle": 1}.get(e.kind, 0), facts, e.catalog_id is not None
+    best = max(weight(e) for e in r.entities.values())
+    main = next(e for e in r.entities.values() if weight(e) == best)
     if main.catalog_id is None and not main.measurements and not main.states:
         raise DescriptionError(f"nothing in '{text[:80]}' is a known kind of device, event or measurement; {NEEDS}")
     others = [e for e in r.entities.values() if e is not main]

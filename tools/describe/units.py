@@ -32,7 +32,8 @@ _ALIASES = {
     "m³": "m**3", "m3/h": "m**3/hour", "bar": "bar", "psi": "psi", "kpa": "kPa", "hpa": "hPa", "pa": "Pa",
     "mm/s": "mm/s", "g-force": "g0", "ppm": "ppm", "µg/m3": "microgram/m**3", "µg/m³": "microgram/m**3", "ug/m³": "microgram/m**3", "ppb": "ppb", "ug/m3": "microgram/m**3",
     "db": "dB", "dba": "dB", "mbps": "Mbit/s", "gbps": "Gbit/s", "kbps": "kbit/s", "mb": "MB", "gb": "GB",
-    "mib": "MiB", "gib": "GiB", "$": "USD", "usd": "USD", "dollars": "USD", "€": "EUR", "eur": "EUR",
+    "mib": "MiB", "gib": "GiB", "amps": "A", "amp": "A", "amperes": "A", "volts": "V", "watts": "W",
+    "kilowatts": "kW", "kilowatt hours": "kWh", "megawatts": "MW", "bottles": "count", "units": "count", "$": "USD", "usd": "USD", "dollars": "USD", "€": "EUR", "eur": "EUR",
     "euros": "EUR", "£": "GBP", "gbp": "GBP", "pounds": "GBP", "inr": "INR", "rupees": "INR", "nm": "nmi",
     "mg/dl": "mg/dL", "mmol/l": "mmol/L", "lux": "lux", "w/m2": "W/m**2", "w/m²": "W/m**2", "cores": "count",
     "millicores": "count", "kn": "knot", "knots": "knot",
@@ -48,24 +49,35 @@ def registry() -> pint.UnitRegistry:
     """The unit registry (pint's defaults plus the telemetry units above)."""
     ureg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
     for line in _EXTRA:
+        if line.split("=")[0].strip() in ureg:  # a newer pint may know it already
+            continue
         try:
             ureg.define(line)
-        except pint.errors.RedefinitionError:  # a newer pint may know it already
+        except pint.errors.RedefinitionError:
             pass
     return ureg
 
 
-def parse_unit(text: str | None) -> pint.Unit | None:
-    """The unit written as ``text`` ("kW", "°C", "beats per minute"), or None when it is not a unit."""
+def parse_unit(text: str | None, strict: bool = False) -> pint.Unit | None:
+    """The unit written as ``text`` ("kW", "°C", "beats per minute"), or None when it is not a unit.
+
+    ``strict`` (for words a user wrote): pint reads almost any short word as a prefixed unit ("amps"
+    is attometre per second), so only aliases, exact symbols ("kW", "psi") and full names, singular
+    or plural ("volts"), count."""
     if not text:
         return None
-    t = text.strip().strip(".,;()").lower()
-    name = _ALIASES.get(t, text.strip().strip(".,;()"))
+    raw = text.strip().strip(".,;()")
+    t = raw.lower()
+    name = _ALIASES.get(t, raw)
     try:
         unit = registry().parse_units(name)
     except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AttributeError, ValueError,
-            TypeError, AssertionError):
+            TypeError, AssertionError, KeyError):
         return None
+    if strict and t not in _ALIASES:
+        symbol, full = f"{unit:~}".replace(" ", ""), str(unit)
+        if raw.replace(" ", "") != symbol and t not in (full.lower(), full.lower() + "s"):
+            return None
     return unit
 
 

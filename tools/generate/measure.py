@@ -164,6 +164,7 @@ def _finish(m: Measurement, value: np.ndarray) -> np.ndarray:
             q = 10.0**digits
             np.clip(value, None if lo is None else np.ceil(lo * q - 1e-9) / q,
                     None if hi is None else np.floor(hi * q + 1e-9) / q, out=value)
+        value += 0.0  # rounding keeps the sign of tiny negatives: -0.0 is written as 0.0
     return value
 
 
