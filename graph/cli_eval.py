@@ -247,14 +247,16 @@ def report(
     """Recompute RUN/summary.json and rewrite report.md, report.html and the figures."""
     with errors():
         from graph.console import print_ok
+        from tools.bundle import output_lock
         from tools.harness import load_run, write_report
         from tools.harness.runner import regrade as regrade_run
 
-        if regrade:
-            load_run(run)
-            changed = regrade_run(run, judge=_judge())
-            print_ok(f"regraded {run / 'responses.jsonl'}: {changed} label(s) changed")
-        s = write_report(run)
+        load_run(run)
+        with output_lock(run):  # an eval still writing this run directory holds it
+            if regrade:
+                changed = regrade_run(run, judge=_judge())
+                print_ok(f"regraded {run / 'responses.jsonl'}: {changed} label(s) changed")
+            s = write_report(run)
         _print_summary(s)
         print_ok(f"{run / 'report.md'}, {run / 'report.html'}")
 

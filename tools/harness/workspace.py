@@ -54,9 +54,21 @@ def remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _kill_processes_in(root: Path) -> None:
+    """SIGKILL the agent processes a killed eval left running in its workspace (their cwd is there)."""
+    import psutil
+
+    for proc in psutil.process_iter(["cwd"]):
+        try:
+            if (proc.info["cwd"] or "").startswith(str(root)) and proc.pid != os.getpid():
+                proc.kill()
+        except psutil.Error:
+            pass
+
+
 def remove_stale(parent: Path) -> list[Path]:
     """Remove the workspaces that evals killed before their cleanup left in ``parent`` (their
-    process is gone); returns them."""
+    process is gone), and stop any agent process still running in one; returns them."""
     removed = []
     for p in parent.glob(f"{PREFIX}*-*"):
         pid = p.name[len(PREFIX):].split("-", 1)[0]
@@ -65,6 +77,7 @@ def remove_stale(parent: Path) -> list[Path]:
         try:
             os.kill(int(pid), 0)
         except ProcessLookupError:
+            _kill_processes_in(p)
             remove_tree(p)
             removed.append(p)
         except PermissionError:  # another user's live process

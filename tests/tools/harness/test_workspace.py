@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 
 import pytest
 
@@ -45,5 +46,7 @@ def test_workspaces_left_by_killed_evals_are_removed_by_the_next(iot_bundle, tmp
         (d / "data").mkdir(parents=True)
         (d / "data" / "t.csv").write_text("x\n")
         os.chmod(d / "data", 0o555)
+    orphan = subprocess.Popen(["sleep", "300"], cwd=dead)  # an agent the killed eval left running
     with agent_workspace(iot_bundle, "duckdb", parent=tmp_path):
         assert not dead.exists() and live.exists()
+    assert orphan.wait(timeout=5) == -9
