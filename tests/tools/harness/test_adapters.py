@@ -149,3 +149,20 @@ def test_parquet_backend_points_at_the_bundle_files_and_postgres_needs_a_dsn(iot
         build_context(iot_bundle, "postgres")
     with pytest.raises(HarnessError, match="no .csv tables"):
         build_context(iot_bundle, "csv")
+
+
+def test_agents_run_in_their_working_directory_and_relative_commands_still_resolve(ctx, tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "agent.py").write_text("import os, sys\nsys.stdin.read()\nprint(os.getcwd())\n")
+    (project / "pyagent.py").write_text("import os\ndef answer(q, c):\n    return os.getcwd() + ' ' + c['workdir']\n")
+    monkeypatch.chdir(project)
+    agent, timed = resolve_agent(f"cmd:{sys.executable} agent.py", timeout=10, workdir=str(work))
+    assert invoke(agent, timed, "q", ctx, 10).output.strip() == str(work)
+    agent, timed = resolve_agent("python:pyagent.py:answer", timeout=10, workdir=str(work))
+    try:
+        assert invoke(agent, timed, "q", ctx.model_copy(update={"workdir": str(work)}), 10).output == f"{work} {work}"
+    finally:
+        agent.close()
