@@ -31,6 +31,8 @@ _CLARIFY = re.compile(r"^\W*(?:do|does|did|should|would|could|can|shall|which|wh
                       re.I)
 _CHART = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[(?:chart|plotly figure|figure|image)[^\]]*\]|\b(?:chart|plot|graph)\b",
                     re.I)
+_CAVEAT = re.compile(r"\b(?:could not|couldn't|cannot|can't|unable to) (?:compute|calculate|get|find|access|include)|"
+                     r"\bfor \w+ only\b|\bpartial (?:result|data|answer)|\bincomplete\b|\bnot all (?:of )?the\b", re.I)
 _MAX_CHARS = 100_000  # grading stays bounded in time (≈1 s worst case) on huge replies; no answer is longer
 
 
@@ -119,6 +121,9 @@ def grade_response(record: dict, response: Any, *, error: str | None = None, jud
     early = _non_answer(raw, text, v)
     if early is not None and not (v.decided and v.correct):
         return early
+    if v.decided and v.correct and _CAVEAT.search(text):
+        v = scalars.Verdict(False, False, "the value matches but the response says its scope is partial", v.parsed,
+                            reason="caveat")
     if v.decided:
         return Grade(label="correct" if v.correct else "incorrect", detail=v.detail, reason=v.reason,
                      parsed=_jsonable(v.parsed), f1=v.f1)

@@ -176,7 +176,7 @@ def match_label(text: str, expected: str, *, question: str = "") -> Verdict:
     return Verdict(False, False, "label not stated on its own", None, reason="several_candidates")
 
 
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}|\s*UTC[+-]\d{2}:?\d{2})?")
 _MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october november "
                                       "december".split(), 1)}
 _HUMAN = re.compile(r"(?:(?:at\s+)?(?P<t1>\d{1,2}:\d{2})(?::(?P<s1>\d{2}))?\s*UTC\s+on\s+(?P<d1>\d{1,2})\s+(?P<m1>[a-z]+)\s+"
@@ -187,7 +187,7 @@ _HUMAN = re.compile(r"(?:(?:at\s+)?(?P<t1>\d{1,2}:\d{2})(?::(?P<s1>\d{2}))?\s*UT
 def _instants(text: str) -> list[datetime]:
     found = []
     for m in _ISO.finditer(text):
-        ts = datetime.fromisoformat(m.group(0).replace("Z", "+00:00"))
+        ts = datetime.fromisoformat(re.sub(r"\s*UTC(?=[+-])", "", m.group(0)).replace("Z", "+00:00"))
         found.append((m.start(), ts if ts.tzinfo else ts.replace(tzinfo=UTC)))
     for m in _HUMAN.finditer(text):
         g = {k: v for k, v in m.groupdict().items() if v}

@@ -48,7 +48,8 @@ def focus_texts(text: str) -> list[str]:
 
 
 _APPROX = re.compile(r"\b(?:about|approximately|approx\.?|roughly|around|nearly|almost)\s*$|[~≈]\s*$", re.I)
-_NONE = re.compile(r"\b(?:no|none|zero|nothing|not any|not a single|no one|nobody)\b|\bempty (?:result|set|list)\b|"
+_NONE = re.compile(r"\b(?:no(?!\s+(?:data|information|access|results? (?:for|available)|such (?:table|column)))|none|"
+                   r"zero|nothing|not any|not a single|no one|nobody)\b|\bempty (?:result|set|list)\b|"
                    r"returned no rows", re.I)
 
 

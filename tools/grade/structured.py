@@ -35,6 +35,9 @@ def match_entity_list(text: str, expected: list, *, question: str = "") -> Verdi
     want = {_canon(e) for e in expected}
     examples = [str(e) for e in expected] or ["SENSOR_1"]
     got = set(ids_in(text, examples, question))
+    flagged = _flagged_ids(text, examples, question)
+    if flagged is not None:  # a table with a true/false column: only the rows flagged true are listed
+        got = flagged
     if not got and (says_none(text) or not text.strip("[] \n")):
         got = set()
     elif not got:
@@ -46,6 +49,17 @@ def match_entity_list(text: str, expected: list, *, question: str = "") -> Verdi
     parts = [f"missing rows: {', '.join(missing)}" if missing else "", f"extra rows: {', '.join(extra)}" if extra else ""]
     reason = "same_set" if got == want else ("extra_keys" if extra else "missing_keys")
     return Verdict(got == want, True, "; ".join(p for p in parts if p), sorted(got), _f1(got, want), reason=reason)
+
+
+def _flagged_ids(text: str, examples: list[str], question: str) -> set[str] | None:
+    for t in tables_of(text):
+        kinds = column_kinds(t)
+        flags = [i for i, k in enumerate(kinds) if k == "flag"]
+        if len(flags) == 1 and any(ids_in(c, examples) for c in t.column(0) + t.column(min(1, len(kinds) - 1))):
+            f = flags[0]
+            return {i for r in t.rows if f < len(r) and r[f].strip().lower() in ("true", "1", "yes")
+                    for i in ids_in(" ".join(c for j, c in enumerate(r) if j != f), examples, question)}
+    return None
 
 
 def _value(v: Any, dur: bool, header: str = "") -> float | None:

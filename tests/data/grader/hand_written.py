@@ -591,4 +591,42 @@ HAND_PROBES = [  # realistic traps for false "correct" (written before running t
     ("BOOL_NO", "prose", "No — wait, CELL_3 reached 7.2%, so yes.", I, "ends with yes"),
 ]
 
-HAND = HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
+HAND_PROBES_2 = [  # a second round of traps, written before running the grader on them
+    ("MEAN_MS", "json", '{"mean_latency_ms": 25.1, "median_latency_ms": 19.69}', I, "the mean is 25.1"),
+    ("MEAN_MS", "dataframe", "   median_latency  mean_latency\n0           19.69          25.10", I, "mean 25.10"),
+    ("MEAN_MS", "markdown_table", "| stat | value |\n|---|---|\n| median | 19.69 |\n| mean | 25.10 |", I, "mean 25.10"),
+    ("MEAN_MS", "prose", "The mean latency was 19.69 s.", I, "seconds"),
+    ("MEAN_MS", "prose", "Mean latency: 19.69 ms for L1 only; I could not compute the other links.", I,
+     "one link only"),
+    ("COUNT_CART", "prose", "63% of sessions reached the cart at least 3 times.", I, "a share, not a count"),
+    ("COUNT_CART", "json_records", '[{"session_id": 63, "cart_events": 5}]', I, "one session listed, id 63"),
+    ("COUNT_CART", "markdown_table", "| session_id | cart_events |\n|---|---|\n| 63 | 3 |\n| 118 | 4 |", I,
+     "two sessions listed"),
+    ("COUNT_BIG", "prose", "Readings above 80%: 12,345 of 15,020 flagged readings were real.", C,
+     "12,345 is stated as the count; 15,020 flagged is the denominator (first labelled incorrect, relabelled on "
+     "re-reading)"),
+    ("DUR_CART", "prose", "7800 ms", I, "milliseconds"),
+    ("DUR_CART", "prose", "2 hours 10 minutes for mobile sessions; desktop was 1 hour 20 minutes.", I,
+     "per device, not overall"),
+    ("DUR_CRIT", "prose", "2.55 days", I, "days"),
+    ("BOOL_YES", "json", '{"any_below": "unknown"}', I, "no yes/no"),
+    ("BOOL_RATIO_NO", "prose", "No (ratio 1.15 when baseline is 8 Jan; 0.87 the other way round)", C,
+     "the asked ratio and its inverse, consistent (first labelled a hedge, relabelled on re-reading)"),
+    ("ENT_TURB", "json", '{"turbine_id": 10, "drop": 4.21}', I, "a bare number is not the turbine id"),
+    ("ENT_HOST", "prose", "Hosts HOST_07 and HOST_12 tied at 99.2%.", I, "two hosts, a tie"),
+    ("ENT_IFACE", "prose", "Interface eth2 (router unknown).", I, "router missing"),
+    ("LIST_CELLS", "markdown_table", "| cell_id | had_outage |\n|---|---|\n| CELL_62 | true |\n| CELL_67 | true |\n"
+     "| CELL_7 | true |\n| CELL_9 | false |", C, "the flag says CELL_9 had none"),
+    ("LIST_EMPTY", "prose", "No data for 9 January.", I, "no data is not 'none went offline'"),
+    ("MAP_ZONE", "json", '{"zone_A": {"max": 88.0, "min": 41.2}, "zone_B": {"max": 85.0, "min": 39.9}}', I,
+     "zone_B max wrong"),
+    ("MAP_TRANS", "markdown_table", "| to | n |\n|---|---|\n| offline | 87 |\n| online | 324 |\n| total | 411 |", C,
+     "a total row"),
+    ("RANK_CELLS", "prose", "CELL_4, CELL_18 and CELL_22 had the most failures.", I, "values missing"),
+    ("RANK_PATHS", "prose", "operational > warning > operational is the most common path (27 sensors).", I,
+     "the second path is missing"),
+    ("TS_FIRST", "prose", "2026-01-02 09:15:00 UTC+01:00", I, "another instant (an hour off) - read with its offset"),
+    ("LABEL_SEMI", "prose", "hold", I, "part of the label"),
+]
+
+HAND = HAND_PROBES_2 + HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
