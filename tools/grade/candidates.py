@@ -55,6 +55,9 @@ def _drop_by_context(text: str, start: int, info: QuestionInfo) -> bool:
     if "population" in low or (info.not_affected and re.search(r"(?<!un)affected", low)
                                and not re.search(r"not affected|unaffected", low)):
         return True
+    if not info.asks_change and re.search(r"\b(?:fell|rose|increased|decreased|dropped|grew|declined|jumped|went "
+                                          r"(?:up|down))\s+(?:by\s+)?$|\b(?:up|down) (?:by )?$", low):
+        return True  # 'fell by 81.1%' is a change, not the level asked
     return bool(_DENOM.search(text[max(0, start - 20):start]))
 
 

@@ -32,7 +32,8 @@ _CLARIFY = re.compile(r"^\W*(?:do|does|did|should|would|could|can|shall|which|wh
 _CHART = re.compile(r"!\[[^\]]*\]\([^)]*\)|\[(?:chart|plotly figure|figure|image)[^\]]*\]|\b(?:chart|plot|graph)\b",
                     re.I)
 _CAVEAT = re.compile(r"\b(?:could not|couldn't|cannot|can't|unable to) (?:compute|calculate|get|find|access|include)|"
-                     r"\bfor \w+ only\b|\bpartial (?:result|data|answer)|\bincomplete\b|\bnot all (?:of )?the\b", re.I)
+                     r"\bfor \w+ only\b|\bpartial (?:result|data|answer)|\bincomplete\b|\bnot all (?:of )?the\b|\bno data\b|"
+                     r"\bdata (?:is|was|are|were) missing\b|\bmissing data\b", re.I)
 _MAX_CHARS = 100_000  # grading stays bounded in time (≈1 s worst case) on huge replies; no answer is longer
 
 
@@ -124,6 +125,10 @@ def grade_response(record: dict, response: Any, *, error: str | None = None, jud
     if v.decided and v.correct and _CAVEAT.search(text):
         v = scalars.Verdict(False, False, "the value matches but the response says its scope is partial", v.parsed,
                             reason="caveat")
+    other = _other_scope(record.get("question", ""), text) if v.decided and v.correct else None
+    if other:
+        v = scalars.Verdict(False, False, f"the value matches but the response names another scope ({other})",
+                            v.parsed, reason="scope_mismatch")
     if v.decided:
         return Grade(label="correct" if v.correct else "incorrect", detail=v.detail, reason=v.reason,
                      parsed=_jsonable(v.parsed), f1=v.f1)
@@ -138,6 +143,23 @@ def grade_response(record: dict, response: Any, *, error: str | None = None, jud
                      graded_by="judge", parsed=_jsonable(v.parsed))
     return Grade(label="incorrect", detail=f"undecided: {v.detail}", reason=v.reason or "several_candidates",
                  decided=False, graded_by="none", parsed=_jsonable(v.parsed))
+
+
+_SCOPE_STOP = {"the", "this", "that", "each", "same", "whole", "per", "all", "every", "one", "a", "an", "its", "their",
+               "any", "which", "whose", "given", "requested", "selected", "other", "of", "by", "in", "for", "and"}
+
+
+def _other_scope(question: str, text: str) -> str | None:
+    """'(south site)' where the question says site is 'north': the response answers another scope."""
+    from tools.grade.question import analyse
+
+    low = text.lower()
+    for attr, value in analyse(question).scopes:
+        for m in re.finditer(rf"\b([a-z][\w-]*)\s+{re.escape(attr)}s?\b|\b{re.escape(attr)}s?\s*[:=]\s*'?([a-z][\w-]*)", low):
+            word = m.group(1) or m.group(2)
+            if word and word != value.split()[0] and word not in _SCOPE_STOP and value not in low:
+                return f"{attr} {word}"
+    return None
 
 
 def _ask_judge(judge: Judge, record: dict, text: str, why: str) -> tuple[str, str]:

@@ -17,6 +17,7 @@ AGGREGATES = {
     "std": ("std", "stddev", "deviation", "stdev"),
     "median": ("median", "p50"),
     "percentile": ("percentile", "quantile", "p90", "p95", "p99", "p75", "p25", "p05", "p5"),
+    "variance": ("variance", "var"),
     "sum": ("sum", "total", "summed"),
     "count": ("count", "cnt", "number", "n"),
 }
@@ -45,6 +46,8 @@ class QuestionInfo:
     not_affected: bool = False
     k: int | None = None
     text: str = ""
+    scopes: list[tuple[str, str]] = field(default_factory=list)
+    asks_change: bool = False
 
 
 def _singular(w: str) -> str:
@@ -64,7 +67,7 @@ def analyse(question: str) -> QuestionInfo:
     agg = None
     if re.search(r"\bhow many\b", q):
         agg = "count"
-    for fam in ("std", "median", "percentile", "mean", "max", "min", "sum"):
+    for fam in ("std", "variance", "median", "percentile", "mean", "max", "min", "sum"):
         if agg is None and any(w in AGGREGATES[fam] for w in ws):
             agg = fam
     q_sup = re.sub(r"\bat (?:least|most)\b", " ", q)
@@ -78,7 +81,10 @@ def analyse(question: str) -> QuestionInfo:
     return QuestionInfo(aggregate=agg, measure={_singular(w) for w in ws if w not in _STOP and not w.isdigit()},
                         superlative=sup, counted=counted, counted_words=counted_words, unit_asked=u.group(1).lower() if u else None,
                         echoes=_echo_contexts(question), not_affected=bool(re.search(r"not affected|unaffected", q)),
-                        k=int(k.group(1)) if k else None, text=question)
+                        k=int(k.group(1)) if k else None, text=question,
+                        scopes=[(a.lower(), v.lower()) for a, v in re.findall(r"\b(\w+) (?:is|was|=) '([^']+)'", question)],
+                        asks_change=bool(re.search(r"\b(?:change|changed|increase|decrease|difference|delta|drop|rise|"
+                                                   r"higher|lower|by how much)\b", q)))
 
 
 def _echo_contexts(question: str) -> dict[float, set[tuple[str, str]]]:

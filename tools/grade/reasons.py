@@ -28,5 +28,5 @@ REASONS: dict[str, str] = {
     "garbage": "garbage output", "refusal": "refusal",
     # undecided (to the judge)
     "several_candidates": "rival candidates, none marked", "no_candidate": "nothing the rules can read",
-    "no_yes_no": "no yes/no found", "caveat": "the value matches but the response says its scope is partial", "two_level_breakdown": "sub-keys under each key, no per-key value", "judge_failed": "the judge failed",
+    "no_yes_no": "no yes/no found", "scope_mismatch": "the value matches but for another scope than asked", "caveat": "the value matches but the response says its scope is partial", "two_level_breakdown": "sub-keys under each key, no per-key value", "judge_failed": "the judge failed",
 }

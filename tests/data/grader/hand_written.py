@@ -629,4 +629,41 @@ HAND_PROBES_2 = [  # a second round of traps, written before running the grader 
     ("LABEL_SEMI", "prose", "hold", I, "part of the label"),
 ]
 
-HAND = HAND_PROBES_2 + HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
+HAND_PROBES_3 = [  # a third round, written before running the grader on them
+    ("MEAN_RPM", "prose", "Mean rotor speed: 10.57 rpm (south site).", I, "another site"),
+    ("MEAN_RPM", "markdown_table", "| site | avg_rotor_speed |\n|---|---|\n| north | 11.90 |\n| south | 10.57 |", I,
+     "the north row is 11.90"),
+    ("MEAN_RPM", "markdown_table", "| site | avg_rotor_speed |\n|---|---|\n| north | 10.57 |\n| south | 11.90 |", C,
+     "the north row"),
+    ("STD_RPM", "prose", "Variance: 1.31 rpm²; standard deviation: 1.15 rpm.", C, "std labelled"),
+    ("STD_RPM", "prose", "The variance is 1.15.", I, "variance, not std"),
+    ("MAX_RPM", "prose", "The highest mean rotor speed was 17.1 rpm.", I,
+     "a mean, not the single highest reading (the max reading is asked)"),
+    ("PCT_CONV", "prose", "Conversion fell by 81.1% compared with the week before.", I, "a change, not the rate"),
+    ("KPI_CPU", "prose", "Affected hosts: 93.10%. Unaffected hosts: 41.27%.", C, "the unaffected value"),
+    ("COUNT_TRIG", "prose", "57 triggers (readings above 16.1 rpm) were followed by a low reading within 20 min.", I,
+     "counts triggers, not the low readings"),
+    ("COUNT_CART", "prose", "63 users had sessions that reached the cart at least 3 times.", I, "users, not sessions"),
+    ("COUNT_SENSORS", "prose", "4 readings with status 'offline' were recorded.", I, "readings, not sensors"),
+    ("COUNT_ZERO", "json", '{"n_users": null}', I, "null is no count"),
+    ("DUR_CART", "prose", "The median time to purchase is 2 h 10 min.", I, "median, not mean"),
+    ("DUR_PASS", "json", '{"mean_seconds_to_offline": 258778.4}', C, "258778 to the second"),
+    ("BOOL_YES", "prose", "Not that I can see — the lowest value was 1,004.2 hPa, though.", I,
+     "answers no (contradicting its own figure)"),
+    ("BOOL_NO", "prose", "There is no evidence of packet loss above 5%, but CELL_3 had no data that day.", I,
+     "hedges: no evidence, with a caveat"),
+    ("BOOL_RATIO_YES", "prose", "Yes, 3.7 percentage points higher.", I, "points, not a factor"),
+    ("ENT_TURB", "markdown_table", "| turbine_id | drop_rpm |\n|---|---|\n| WIND_TURBINE_003 | 3.87 |\n"
+     "| WIND_TURBINE_010 | 4.21 |", I, "the table is not sorted; its top row is 003, the largest drop is 010"),
+    ("ENT_HOST", "prose", "The highest peak CPU was on host_07's neighbour, HOST_08.", I, "HOST_08"),
+    ("LIST_CELLS", "prose", "CELL_62, CELL_67 and CELL_7 were fine; CELL_9 had the outage.", I, "CELL_9"),
+    ("MAP_ZONE", "prose", "zone_A: 88.0% (zone_B data missing)", I, "zone_B missing"),
+    ("MAP_TRANS", "prose", "offline: 87 (3%), online: 324 (11%)", C, "counts with shares"),
+    ("RANK_CELLS", "prose", "1. CELL_4 (308)\n2. CELL_18 (305)\n3. CELL_22 (301)\n\nNote: CELL_9 (299) was close.", I,
+     "a fourth cell listed"),
+    ("TS_FIRST", "prose", "The first critical reading was at 09:15 local time (10:15 UTC) on 2 January 2026.", I,
+     "10:15 UTC"),
+    ("LABEL_PAGE", "prose", "The highest exit rate is on the cart page, not checkout.", I, "cart"),
+]
+
+HAND = HAND_PROBES_3 + HAND_PROBES_2 + HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
