@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from tools.infer.errors import InferError
+from tools.infer.read import identifier
 from tools.spec.distributions import Categorical, ForeignKey, IntegerRange, Normal
 from tools.spec.entity import Attribute, Emission, EntityType, IdSpec
 from tools.spec.measurement import IidNoise, Measurement, PoissonNoise, Seasonality
@@ -24,7 +25,7 @@ _BOOL_TYPES = re.compile(r"^(bool|boolean|bit)", re.IGNORECASE)
 
 
 def _name(raw: str) -> str:
-    return raw.strip().strip('"`[]').split(".")[-1].strip('"`[]')
+    return identifier(raw.strip().strip('"`[]').split(".")[-1].strip('"`[]'))
 
 
 def _split(body: str) -> list[str]:

@@ -86,8 +86,28 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         raise InferError(str(p), "the file is empty; export the table with a header row and data rows") from None
     if frame.empty:
         raise InferError(str(p), "has a header but no data rows; inference needs sample rows (or use --ddl)")
-    frame.columns = [str(c).strip() for c in frame.columns]
+    frame.columns = identifier_columns([str(c).strip() for c in frame.columns])
     return frame
+
+
+def identifier(name: str) -> str:
+    """One name as a spec identifier: runs of other characters become ``_``, a leading digit gets ``c_``."""
+    base = re.sub(r"\W+", "_", name).strip("_") or "column"
+    base = f"c_{base}" if base[0].isdigit() else base
+    return base.encode()[:60].decode(errors="ignore")
+
+
+def identifier_columns(names: list[str]) -> list[str]:
+    """Column names as spec identifiers (``Humidity %`` -> ``Humidity``, ``2nd`` -> ``c_2nd``), unique
+    ignoring case: spec names become SQL identifiers, so the inferred spec names its columns this way."""
+    out: list[str] = []
+    for name in names:
+        base = identifier(name)
+        new, k = base, 2
+        while new.lower() in {o.lower() for o in out}:
+            new, k = f"{base}_{k}", k + 1
+        out.append(new)
+    return out
 
 
 def _looks_like_time(series: pd.Series, name: str) -> bool:
