@@ -197,6 +197,11 @@ def _instants(text: str) -> list[datetime]:
             hh, mm = map(int, g[f"t{n}"].split(":"))
             found.append((m.start(), datetime(int(g[f"y{n}"]), mon, int(g[f"d{n}"]), hh, mm, int(g.get(f"s{n}", 0)),
                                               tzinfo=UTC)))
+    if not found:  # epoch seconds / milliseconds ('first_critical_epoch_ms': 1767345300000)
+        for m in re.finditer(r"(?<![\d.])(\d{13}|\d{10})(?![\d.])", text):
+            v = int(m.group(1)) / (1000 if len(m.group(1)) == 13 else 1)
+            if 946684800 <= v <= 4102444800:
+                found.append((m.start(), datetime.fromtimestamp(v, UTC)))
     return [ts for _, ts in sorted(found, key=lambda x: x[0])]
 
 

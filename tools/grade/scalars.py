@@ -49,7 +49,7 @@ def focus_texts(text: str) -> list[str]:
 
 _APPROX = re.compile(r"\b(?:about|approximately|approx\.?|roughly|around|nearly|almost)\s*$|[~≈]\s*$", re.I)
 _NONE = re.compile(r"\b(?:no(?!\s+(?:data|information|access|results? (?:for|available)|such (?:table|column)))|none|"
-                   r"zero|nothing|not any|not a single|no one|nobody)\b|\bempty (?:result|set|list)\b|"
+                   r"zero|nothing|not any|not a single|no one|nobody)\b|^\W*0\s+[a-z]{3,}\W*$|\bempty (?:result|set|list)\b|"
                    r"returned no rows", re.I)
 
 
@@ -150,9 +150,13 @@ _POS = re.compile(r"\b(?:there (?:is|was|were|are) (?:at least|some|an?|\d)|did 
                   r"(?:exceeded|reported|went|had|did))\b", re.I)
 
 
-def _table_bool(text: str) -> bool | None:
+def _table_bool(text: str, question: str = "") -> bool | None:
+    any_q = re.match(r"\W*(?:did|was|were|is|are|has|have) (?:any|there)\b", question, re.I)
     for t in tables_of(text):
         kinds = column_kinds(t)
+        if any_q and len(t.rows) > 1 and kinds.count("flag") == 1:  # 'did any ...?': one row flagged true is a yes
+            f = kinds.index("flag")
+            return any(r[f].strip().lower() in ("true", "1", "yes") for r in t.rows if f < len(r))
         flags = [i for i, k in enumerate(kinds) if k == "flag" and len(t.rows) == 1]
         vals = {t.rows[0][i].strip().lower() in ("true", "1") for i in flags}
         if len(vals) == 1:
@@ -164,7 +168,7 @@ def _table_bool(text: str) -> bool | None:
     return None if not m else m.group(1).lower() == "true"
 
 
-def read_bool(text: str) -> bool | None:
+def read_bool(text: str, question: str = "") -> bool | None:
     """Yes/no from the opening word, a True/False cell, or an unambiguous affirmative/negative phrase."""
     if re.match(r"^\W*(?:yes|no)\s+(?:and|or|/)\s+(?:yes|no)\b", text, re.I):
         return None  # 'Yes and no: ...' hedges
@@ -177,7 +181,7 @@ def read_bool(text: str) -> bool | None:
             return True
         if _NO.search(t):
             return False
-    tb = _table_bool(text)
+    tb = _table_bool(text, question)
     if tb is not None:
         return tb
     last = [ln for ln in text.splitlines() if ln.strip()]
@@ -211,7 +215,7 @@ def match_boolean(text: str, record: dict) -> Verdict:
     with no yes/no that states something else ('I think the answer is 42') is incorrect."""
     expected, tol, q = record["answer"], dict(record.get("tolerance") or {}), record.get("question", "")
     want = expected["value"] if isinstance(expected, dict) else bool(expected)
-    got = read_bool(text)
+    got = read_bool(text, q)
     cmp_q = re.search(r"\b(higher|lower|more|less|greater|smaller)\b", q)
     cmp_a = re.match(r"^\W*(higher|lower|more|less|greater|smaller)\b", text, re.I)
     if got is None and cmp_q and cmp_a:

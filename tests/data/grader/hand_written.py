@@ -666,4 +666,44 @@ HAND_PROBES_3 = [  # a third round, written before running the grader on them
     ("LABEL_PAGE", "prose", "The highest exit rate is on the cart page, not checkout.", I, "cart"),
 ]
 
-HAND = HAND_PROBES_3 + HAND_PROBES_2 + HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
+HAND_PROBES_4 = [  # a fourth round, written before running the grader on them
+    ("MAP_ZONE", "markdown_table", "| zone | avg_humidity | max_humidity |\n|---|---|---|\n| zone_A | 88.0 | 95.2 |\n"
+     "| zone_B | 80.5 | 91.0 |", I, "the max column is 95.2 / 91.0"),
+    ("MAP_ZONE", "json", '{"zone_A": 88.0, "zone_B": "80.5 (estimated)"}', C, "both values stated"),
+    ("MAP_ZONE", "prose", "Both zones peaked at 88.0%.", I, "zone_B wrong"),
+    ("MAP_TRANS", "prose", "offline: 87 transitions (mostly overnight), online: 324 transitions; tampered: none", C,
+     "'none' is a zero row"),
+    ("MAP_TRANS", "markdown_table", "| status | n |\n|---|---|\n| offline | 324 |\n| online | 87 |", I, "swapped"),
+    ("MAP_DUR", "markdown_table", "| firmware | mean_duration |\n|---|---|\n| v1 | 02:10:00 |\n| v2 | 01:00:00 |", C,
+     "clock durations"),
+    ("MAP_DUR", "markdown_table", "| firmware | mean_duration |\n|---|---|\n| v1 | 02:10:00 |\n| v2 | 00:01:00 |", I,
+     "v2 one minute"),
+    ("MAP_SITE", "prose", "north: 42.97% of 1,440 readings; south: 40.09% of 1,440 readings", C, "both"),
+    ("MAP_SITE", "prose", "north: 619 of 1,440 readings; south: 577 of 1,440 readings", I, "counts, not shares"),
+    ("RANK_CELLS", "json_records", '[{"rank": 1, "cell": "CELL_4", "failures": 308}, {"rank": 2, "cell": "CELL_22", '
+     '"failures": 301}, {"rank": 3, "cell": "CELL_18", "failures": 305}]', I, "wrong order"),
+    ("RANK_CELLS", "prose", "CELL_4 (308 failures over 7 days), CELL_18 (305 failures), CELL_22 (301 failures).", C,
+     "all; 7 days is context"),
+    ("RANK_CELLS", "prose", "CELL_4: 308, CELL_18: 305, CELL_22: 301 (CELL_9 and CELL_31 follow with 299 and 297).", I,
+     "two extra cells listed"),
+    ("RANK_PATHS", "prose", "1. operational > warning > operational — 27\n2. operational > offline > operational — 7",
+     I, "second count wrong"),
+    ("LIST_CELLS", "prose", "CELL_62 and CELL_67 (and CELL_7, briefly).", C, "all three named as having one"),
+    ("LIST_CELLS", "json_records", '[{"cell": "CELL_62", "outage": true}, {"cell": "CELL_67", "outage": true}, '
+     '{"cell": "CELL_7", "outage": false}]', I, "CELL_7 flagged false"),
+    ("LIST_EMPTY", "prose", "0 sensors.", C, "none"),
+    ("ENT_TURB", "prose", "WIND_TURBINE_010 had the largest relative drop; WIND_TURBINE_003 the largest absolute drop.",
+     I, "the question asks the drop in rpm (absolute); 003"),
+    ("ENT_IFACE", "markdown_table", "| interface | loss |\n|---|---|\n| RTR_001/eth2 | 7.4 |", C, "one row"),
+    ("DUR_CART", "json", '{"mean_time_to_purchase": "PT2H10M", "sessions": 412}', C, "ISO duration"),
+    ("DUR_CART", "json", '{"mean_time_to_purchase_min": 95.38, "sessions": 412}', I, "naive in minutes"),
+    ("DUR_CRIT", "prose", "2.55", C, "hours asked"),
+    ("DUR_CRIT", "prose", "2 hours 55 minutes", I, "2.55 h misread as 2 h 55 min"),
+    ("BOOL_YES", "markdown_table", "| sensor | min_pressure | below |\n|---|---|---|\n| SENSOR_0012 | 1004.2 | true |\n"
+     "| SENSOR_0031 | 1009.0 | false |", C, "one sensor below"),
+    ("BOOL_NO", "markdown_table", "| cell | max_loss | exceeded |\n|---|---|---|\n| CELL_3 | 4.2 | false |\n"
+     "| CELL_19 | 5.4 | true |", I, "CELL_19 exceeded"),
+    ("TS_FIRST", "json", '{"first_critical_epoch_ms": 1767345300000}', C, "epoch ms of 2026-01-02T09:15:00Z"),
+]
+
+HAND = HAND_PROBES_4 + HAND_PROBES_3 + HAND_PROBES_2 + HAND_PROBES + HAND_HELD_OUT_2 + HAND_HELD_OUT + HAND_AGENT_STYLES + HAND_NUMBERS + HAND_COUNTS + HAND_DURATIONS + HAND_BOOLEANS + HAND_ENTITIES + HAND_STRUCTURED + HAND_MISC
