@@ -12,7 +12,7 @@ from typing import Any
 
 from tools.describe.catalog_model import Catalog, MeasurementArchetype, RoleEffect
 from tools.describe.draft import MeasurementDraft
-from tools.describe.units import convert, convert_spread, parse_unit, unit_label
+from tools.describe.units import convert, convert_spread, is_currency, parse_unit, unit_label
 
 PEAKS = {"day_peak": "14h", "evening_peak": "19h", "night_peak": "3h", "business_hours": "13h", "commute": "8h",
          "solar": "12h", "night_low": "15h"}
@@ -25,6 +25,8 @@ def _unit(md: MeasurementDraft, arch: MeasurementArchetype, notes: list[str]) ->
     label = arch.unit_label or (unit_label(arch.unit) if arch.unit else None)
     if md.unit and arch.unit and parse_unit(md.unit) is not None and convert(1.0, arch.unit, md.unit) is not None:
         return md.unit, parse_unit(md.unit) != parse_unit(arch.unit)
+    if md.unit and is_currency(md.unit) and is_currency(arch.unit):
+        return unit_label(md.unit), False  # amounts keep their level in another currency
     if md.unit and md.unit != label:
         notes.append(f"{md.name}: '{md.unit}' is not a unit of {arch.name}; kept {label or 'no unit'}")
     return label, False
@@ -157,9 +159,15 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
     lo: float | None = 0.0 if p.bounds[0] is not None and p.bounds[0] >= 0 else None
     hi: float | None = p.bounds[1]
     level, spread, integer, noise = p.base, max(p.sigma, abs(p.base) * 0.05), p.integer, "ar"
-    if md.name in ("age", "patient_age", "customer_age") and not md.unit:
+    money = re.search(r"price|fare|fee|cost|amount|revenue|charge|payment|spend|(?:daily|nightly|hourly)_rate|"
+                      r"rate_per|value$|balance|tip", md.name)
+    if money and (not md.unit or is_currency(md.unit)):  # money: never negative, cents
+        label = unit_label(md.unit) if md.unit else None
+        level = md.level or 80.0
+        klass, worse, spread, lo, hi, integer, noise = "amount", "up", level * 0.35, 0.0, None, False, "iid"
+    elif md.name in ("age", "patient_age", "customer_age") and not md.unit:
         label, level, spread, integer, noise, lo, hi = "years", 45.0, 18.0, True, "iid", 0.0, 110.0
-    elif count:  # per event: a few (nights, guests; retries often none); per reading: tens
+    elif count and not money:  # per event: a few (nights, guests; retries often none); per reading: tens
         rare = re.search(r"retr|error|fail|defect|reject|complaint|cancel|return|incident|alarm", md.name)
         level = md.level or ((0.5 if rare else 2.0) if event else 20.0)
         klass, worse, integer, noise, lo, hi, spread = "count", "down", True, "poisson", 0.0, None, level ** 0.5

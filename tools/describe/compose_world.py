@@ -184,6 +184,14 @@ class _Composer:
                     has_success = True
                 self.decisions.append(f"{e.name} terminal states {', '.join(e.terminal)}: the last step and its "
                                       "alternatives in the text")
+            if all(r in TERMINAL_ROLES for r in roles.values()):  # only the endings named: the steps by default
+                first = [x.name for x in arch.states if not x.terminal][:3] if arch else []
+                first = first or ["started"]
+                states = first + [x for x in states if x not in first]
+                roles.update({x: state_role(x, True, self.catalog, i)[0] for i, x in enumerate(first)})
+                if arch:
+                    roles.update({x.name: x.role for x in arch.states if x.name in first})
+                self.decisions.append(f"{e.name} steps {', '.join(first)}: default (the text names only how it ends)")
             if any(r in TERMINAL_ROLES for r in roles.values()):
                 machine = lifecycle_machine(states, roles, arch, self.catalog)
             else:

@@ -142,10 +142,12 @@ def index(catalog: Catalog, part: str) -> CatalogIndex:
 def unit_fits(archetype_unit: str | None, stated: str) -> bool:
     """Whether a stated unit can express an archetype's values (same dimension); a unit pint does
     not know says nothing either way."""
-    from tools.describe.units import convert, parse_unit
+    from tools.describe.units import convert, is_currency, parse_unit
 
     if parse_unit(stated) is None:
         return True
+    if is_currency(stated) and is_currency(archetype_unit):
+        return True  # a fare in EUR is the catalog's fare, in another currency
     if archetype_unit is None:
         return str(parse_unit(stated)) in ("count", "dimensionless", "percent")
     return convert(1.0, archetype_unit, stated) is not None

@@ -25,7 +25,8 @@ REPORT = (r"reporting|reports?|send(?:s|ing)?|stor(?:e|es|ing)|keep(?:s|ing)?|em
           r"record(?:s|ing)?|collect(?:s|ing)?|log(?:s|ging)?|monitor(?:s|ing|ed)?|stream(?:s|ing)?|"
           r"captur(?:e|es|ing)|produc(?:e|es|ing)|push(?:es|ing)?|publish(?:es|ing)?|with(?!\s+(?:about\s+|around\s+)?\d)|readings? of|"
           r"metrics? (?:like|such as|for)|telemetry (?:like|such as|for|of)|data on")
-KIND_NOUNS = r"(?:type|class|category|tier|plan|kind|mode|channel|priority|segment|grade|model|brand)"
+KIND_NOUNS = (r"(?:type|class|category|tier|plan|kind|mode|channel|priority|segment|grade|model|brand|level|size|"
+              r"method|colou?r|severity)")
 HAVE = r"(?:each|every)\s+(?:[a-z-]+\s+){0,2}?(?:has|have|is assigned|carries|comes with|belongs to|is in|sits in)"
 _FILLER = {"for", "over", "during", "every", "each", "per", "and", "or", "with", "in", "at", "it", "they", "them"}
 LIST_END = (r"(?=,?\s+(?:every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
@@ -93,6 +94,10 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
         counted += [(m.group(2), m.group(1), m.start(1), False)
                     for m in re.finditer(r"\b([A-Za-z][\w-]*s)\s*[x×]\s*(\d+)\b", s)]  # "beehives x20"
         for number, words, start, per_day in counted:
+            more = re.match(r"((?:\s+(?!(?:is|has|was|its|this|as|us|ms|does|goes|uses|reports|sends)\b)[a-z][\w-]*s\b){1,2})",
+                            s[start + len(words):], re.I)
+            if more and not re.search(rf"\b(?:{REPORT.split('|with')[0]})\b", more.group(1), re.I):
+                words += more.group(1)  # "120 Kubernetes pods": the head noun is the last plural
             last = words.split()[-1]
             head = singular(last.lower())
             if head in TIME_WORDS or (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES:
@@ -121,12 +126,34 @@ def _char_pos(s: str, word_index: int) -> int:
     return words[word_index].start() if word_index < len(words) else 0
 
 
+def _participle(verb: str) -> str:
+    """'request' → 'requested', 'accepts' → 'accepted', 'arrives' → 'arrived'."""
+    v = verb.lower()
+    v = v[:-1] if v.endswith("s") and not v.endswith("ss") else v
+    return v + "d" if v.endswith("e") else v + "ed"
+
+
+def _narrated_steps(text: str) -> list[str]:
+    """Steps told as clauses before a state list: "Riders request trips, a driver accepts, the trip
+    starts and is then ..." → requested, accepted, started."""
+    out = []
+    clauses = re.split(r",\s*|\s+and\s+", text.strip())
+    if len(clauses) < 2:
+        return []
+    for clause in clauses:
+        w = re.sub(r"^(?:the|a|an|then)\s+", "", clause.strip(), flags=re.I).split()
+        if 2 <= len(w) <= 3 and re.fullmatch(r"[a-z]+", w[1]) and w[1].lower() not in (
+                "is", "are", "was", "were", "has", "have", "can", "will", "with", "of", "in", "on", "for"):
+            out.append(_participle(w[1]))
+    return out
+
+
 def _strip_lead(item: str) -> str:
     """'then are admitted' → 'admitted'; 'it is mishandled' → 'mishandled'."""
     item = item.strip(" ()")
     while True:
         new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or|a|an|"
-                     r"the|as)\s+",
+                     r"the|as|goes|go|gets|becomes|some|sometimes)\s+",
                      "", item, flags=re.I)
         if new == item:
             return item
@@ -149,18 +176,23 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         if not m:
             continue
         listed = re.split(r"\s+(?:states?|status(?:es)?|modes?|stages?)\b|\)|,?\s+(?:with|where|when|while|depending|"
-                          r"every|each|per|over|for|during|and (?:report|send|they|it|each))\b",
+                          r"every|each|per|(?:over|for|during)\s+(?:\d|a |an |one |the (?:next|last|past))|and (?:report|send|they|it|each))\b",
                           m.group("list"), maxsplit=1, flags=re.I)[0]
         if p is STATE_LISTS[-1] and re.search(rf"\b{KIND_NOUNS}\s*$", s[: m.start()], re.I):
             continue  # "room type is standard, deluxe or suite": values of an attribute
         lead = re.match(r"^\s*(?:the|a|an|each|all)?\s*[\w-]+\s+([a-z]+),\s*$", s[: m.start()], re.I)
         listed = f"{lead.group(1)}, {listed}" if lead and p is STATE_LISTS[-1] else listed  # "Patients arrive, are ..."
+        if p is STATE_LISTS[-1] and not lead:
+            steps = _narrated_steps(s[: m.start()])
+            listed = ", ".join([*steps, listed]) if steps else listed
         parts = re.split(r"\s*(?:->|→|=>|>)\s*", listed) if re.search(r"->|→|=>|>", listed) else split_items(listed)
         items = [_strip_lead(i) for i in parts]
-        items = [re.sub(r"\s+(?:on|to|at|into|onto|from|by|with|for|in the|at the)\s+.*$", "", i) if len(i.split()) > 2
-                 else i for i in items]  # "loaded on the aircraft" is the state "loaded"
+        items = [re.sub(r"\s+(?:on|to|at|into|onto|from|by|with|in the|at the|for)\s+.*$", "", i)
+                 if len(i.split()) > 3 or (len(i.split()) > 2 and not re.search(r"\bfor\b", i)) else i
+                 for i in items]  # "loaded on the aircraft" is the state "loaded"; "out for delivery" stays
         items = [i for i in items if i]
-        if len(items) >= 2 and all(1 <= len(i.split()) <= 4 and not _NOT_STATE.search(i) for i in items) and \
+        if len(items) >= 2 and all(1 <= len(i.split()) <= 4 for i in items) and not _NOT_STATE.search(items[0]) and \
+                not any(re.search(r"\d", i) for i in items) and \
                 (len(items) >= 3 or p is not STATE_LISTS[-1] or any(roles.lexical(i)[:1] and roles.lexical(i)[0].score >= 0.9
                                                                 for i in items)):
             f.states = list(dict.fromkeys(snake(i) for i in items))
@@ -182,9 +214,15 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         f.used.append(no.span())
     each = re.match(r"^\s*(?:each|every)\s+([a-z][\w-]*)\s+is\s+(?:a|an|either)?\s*([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$",
                     s, re.I)
-    if each and not f.states:  # "Each station is urban background, suburban or roadside": a kind of station
+    if each and not f.states and sum(v.strip().endswith("ed") for v in split_items(each.group(2))) < 2:
+        # "Each station is urban background, suburban or roadside": a kind of station
         f.items.append(("colon", Item(words="type", raw=s, values=[_strip_lead(v) for v in split_items(each.group(2))])))
         f.used.append(each.span())
+    wh = re.search(r"\bwhether\s+(?:the|a|an|it|they)\s+(?:[a-z]+\s+)?(?:was|is|were|has been|had been|got)\s+"
+                   r"([a-z][\w ]{2,40}?)\s*$", s, re.I)
+    if wh:  # "whether the claim was referred for fraud investigation": a yes/no attribute
+        f.items.append(("colon", Item(words=wh.group(1), raw=wh.group(0), values=["yes", "no"])))
+        f.used.append(wh.span())
     pr = re.search(r"\b(P|S|SEV|Sev|Tier )\s?(\d)\s*(?:-|–|to)\s*\1?\s?(\d)\b", s)
     if pr and int(pr.group(2)) < int(pr.group(3)) <= 9:  # "P1-P4": a priority with its levels
         word = {"P": "priority", "S": "severity", "SEV": "severity", "Sev": "severity"}.get(pr.group(1), "tier")
@@ -205,13 +243,15 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         kind_word = m.group(1).split()[-1].lower()
         if any(v.lower().startswith(kind_word + " ") for v in vals):  # "type 1 or type 2"
             vals = [v if v.lower().startswith(kind_word + " ") else f"{kind_word} {v}" for v in vals]
-        f.items.append(("colon", Item(words=re.sub(r"^(?:the|a|an|its|their)\s+", "", m.group(1).strip(), flags=re.I),
+        f.items.append(("colon", Item(words=re.sub(r"^(?:(?:has|have|with|and)\s+)?(?:the|a|an|its|their)\s+", "",
+                                                   m.group(1).strip(), flags=re.I),
                                       raw=m.group(0), values=vals)))
         f.used.append(m.span())
     for m in re.finditer(r"\b([a-z][\w -]{2,40}?)\s*:\s*([^:;.]+?(?:,|\bor\b)[^:;.]+)$", s, re.I):
         if re.search(r"states?|status|modes?|stages?", m.group(1), re.I) or any(a <= m.start() < b for a, b in f.used):
             continue
         name = re.split(r"\b(?:has|have|with|is|are|carries|gets)\s+(?:a|an|one|its|their)?\s*", m.group(1))[-1]
+        name = re.sub(r"\s+(?:per|of each|for each|by)\s+[\w-]+$", "", name)  # "crop per greenhouse"
         values = re.split(r",?\s+and\s+(?:a|an|the|its|their)\s+", m.group(2), maxsplit=1)[0]
         if any(len(v.split()) > 3 or re.search(r"\d{2,}", v) for v in split_items(values)):
             continue  # "Our build farm: 80 CI runners report ...": a sentence, not a value list
@@ -230,12 +270,16 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
             if m is None or any(a <= verb.start() < b for a, b in f.used):
                 continue
             before = s[: verb.start()].split()[-1:]
+            after = s[verb.end():].split()[:1]
             if kind == "report" and before and before[0].lower() in ("each", "every", "the", "a", "an", "per", "of",
-                                                                    "bedside", "patient", "remote"):
-                continue  # "each monitor records": a noun, not the verb
+                                                                    "bedside", "patient", "remote") and \
+                    (not after or re.fullmatch(rf"(?:{REPORT}|is|are|has|have)", after[0], re.I)):
+                continue  # "each monitor records": a noun, not the verb ("each logs air temperature" is a verb)
             if kind == "report" and verb.group(0).lower().startswith("with") and re.search(
                     rf"\b(?:{REPORT.split('|with')[0]})\b", m.group("list"), re.I):
                 continue  # "households with smart meters reporting X": the list is after "reporting"
+            if any(a <= m.start("list") < b for a, b in f.used):
+                continue  # "has a priority P1, P2 or P4": read already
             cut = min([a for a, _b in f.used if m.start("list") <= a < m.end("list")] + [m.end("list")])
             listed = re.sub(r"[\s,]*(?:and|or)?\s*(?:the|a|an)?\s*$", "", s[m.start("list"): cut])
             for raw in split_items(listed):

@@ -138,6 +138,13 @@ def parse_item(raw: str) -> Item:
     elif u and re.search(r"\bper\b|/", u.group(1)):  # "in bottles per minute": a rate pint does not know
         item.unit = item.unit or u.group(1).replace(" per ", "/")
         text = text[: u.start()].strip()
+    text = re.sub(r"^(?:runs?|sits?|lives?|is located|located|hosted|deployed|installed|placed|based)\s+(?:on|in|at)\s+"
+                  r"(?:a|an|the)\s+", "", text.strip(), flags=re.I)  # "runs on a node" → node
+    hidden = re.search(r"\b(hours|minutes|seconds|days|km|kilometres|kilometers|miles|kg|litres|liters|tonnes)\b",
+                       text, re.I)
+    if item.unit is None and hidden and len(text.split()) > 1 and hidden.end() < len(text.rstrip()):
+        # "labour hours spent", "total km driven" (a unit at the end is read below)
+        item.unit = unit_label(parse_unit_text(hidden.group(1)))
     last = text.rsplit(None, 1)
     if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])) \
             and parse_unit_text(last[1]) is not None:

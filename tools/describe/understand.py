@@ -23,7 +23,7 @@ from tools.describe.extract import (
     plural,
     snake,
 )
-from tools.describe.match import SemanticScorer, best_match, index, singular, tokens
+from tools.describe.match import Match, SemanticScorer, best_match, index, singular, tokens, unit_fits
 from tools.describe.mentions import (
     EVENT_WORDS,
     TIME_WORDS,
@@ -170,6 +170,12 @@ class _Reader:
                 else:
                     f.items.append(("colon", Item(words=words, raw=s, values=values)))
                 continue
+            some = re.match(r"^\s*(?:some|most|many|others|a few|few|several|the rest)\s+(?:of them\s+)?(?:are|is|get|end)\b",
+                            s, re.I)
+            if some and f.states:
+                f.state_ends = list(f.states)  # "some are returned to sender or lost": more endings
+                f.extra_states = True
+                continue
             ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
             events = [n for n, e in self.entities.items() if e.kind == "lifecycle"]
             if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
@@ -245,7 +251,11 @@ class _Reader:
     def read_lists(self) -> None:
         for f, owner in zip(self.facts, self.owner, strict=True):
             e = self.entities[owner]
-            if f.states and not e.states:
+            if f.states and e.states and getattr(f, "extra_states", False):
+                e.states += [x for x in f.states if x not in e.states]
+                e.terminal = list(dict.fromkeys([*e.terminal, *f.state_ends]))
+                self.evidence[f"states {e.name}"] += f"; '{f.state_words}'"
+            elif f.states and not e.states:
                 e.states = f.states
                 e.terminal = list(f.state_ends)
                 self.evidence[f"states {e.name}"] = f"'{f.state_words}'"
@@ -284,6 +294,9 @@ class _Reader:
                 return
         elif quantity and not it.values:
             pass
+        elif verb == "have" and not it.unit and not (m and m.score >= 1.0 and len(tokens(it.words)) >= 2):
+            self.add_attribute(e, it.words, it.raw, values=it.values or [], match=a)  # "runs on a node"
+            return
         elif it.values or (a and (m is None or a.score > m.score) and not it.unit) or \
                 (m is None and verb in ("have", "colon") and not it.unit):
             self.add_attribute(e, it.words, it.raw, values=it.values or [], match=a)
@@ -325,6 +338,13 @@ class _Reader:
                 best = m
         if best is not None and unit and parse_unit(unit) is None and best.score < 0.95:
             return None  # "fill speed in bottles/minute" is no vehicle speed
+        want = set(tokens(words))
+        for id_ in arch.measurements if arch else []:  # "wait time" of a trip is its pickup wait time
+            x = self.catalog.measurement(id_)
+            if want and any(want <= set(tokens(w)) for w in [x.name, *x.synonyms]) and \
+                    (unit is None or unit_fits(x.unit, unit)) and (best is None or best.score < 1.0 or
+                                                                   best.id not in arch.measurements):
+                return Match(id_, 0.95, f"the {arch.name}'s own '{x.name}'")
         return best
 
     def place_per(self, e: EntityDraft, word: str, sentence: str) -> None:

@@ -32,7 +32,9 @@ _ALIASES = {
     "m³": "m**3", "m3/h": "m**3/hour", "bar": "bar", "psi": "psi", "kpa": "kPa", "hpa": "hPa", "pa": "Pa",
     "mm/s": "mm/s", "g-force": "g0", "ppm": "ppm", "µg/m3": "microgram/m**3", "µg/m³": "microgram/m**3", "ug/m³": "microgram/m**3", "ppb": "ppb", "ug/m3": "microgram/m**3",
     "db": "dB", "dba": "dB", "mbps": "Mbit/s", "gbps": "Gbit/s", "kbps": "kbit/s", "mb": "MB", "gb": "GB",
-    "mib": "MiB", "gib": "GiB", "amps": "A", "amp": "A", "amperes": "A", "volts": "V", "watts": "W",
+    "mib": "MiB", "gib": "GiB", "kb/s": "kB/s", "mb/s": "MB/s", "gb/s": "GB/s", "kib/s": "KiB/s",
+    "mib/s": "MiB/s", "tonnes": "t", "tonne": "t", "tons": "t", "kilometres": "km", "kilometers": "km",
+    "miles": "mile", "minute": "min", "hour": "hour", "second": "s", "amps": "A", "amp": "A", "amperes": "A", "volts": "V", "watts": "W",
     "kilowatts": "kW", "kilowatt hours": "kWh", "megawatts": "MW", "bottles": "count", "units": "count", "$": "USD", "usd": "USD", "dollars": "USD", "€": "EUR", "eur": "EUR",
     "euros": "EUR", "£": "GBP", "gbp": "GBP", "pounds": "GBP", "inr": "INR", "rupees": "INR", "nm": "nmi",
     "mg/dl": "mg/dL", "mmol/l": "mmol/L", "lux": "lux", "w/m2": "W/m**2", "w/m²": "W/m**2", "cores": "count",
@@ -89,6 +91,8 @@ def unit_label(unit: pint.Unit | str | None) -> str | None:
     if u is None:
         return str(unit)
     long = str(u)
+    if long == "count":
+        return None  # "in millicores", "in units": a plain number
     return _LABELS.get(long, f"{u:~P}" or long)
 
 
@@ -113,3 +117,9 @@ def convert_spread(value: float, src: str, dst: str) -> float | None:
 
 
 UNIT_WORD = re.compile(r"(?:°\s?[cf]|%|\$|€|£|[a-zµ/²³%0-9*.-]+(?:\s+per\s+[a-z]+)?)", re.I)
+
+
+def is_currency(unit: str | pint.Unit | None) -> bool:
+    """Whether a unit is money (USD, EUR, ...): amounts in one currency are modelled like another's."""
+    u = parse_unit(unit) if isinstance(unit, str) else unit
+    return u is not None and "[currency" in str(u.dimensionality)
