@@ -1,10 +1,10 @@
 """Prove a bundle is intact: every file listed in ``manifest.json`` still has the recorded sha256.
 
 Hashing a large bundle takes seconds, so a small cache inside the bundle (``.verify-cache.json``,
-never listed in the manifest) remembers size + mtime of each file that last hashed correctly; a
-file whose size or mtime changed is always hashed again, and ``full=True`` hashes everything.
-The cache guards against accidents and stale copies; ``full=True`` is the check to use when a
-file may have been edited on purpose with its mtime restored.
+never listed in the manifest) remembers size, mtime, ctime and inode of each file that last hashed
+correctly; a file whose stamp changed is hashed again, and ``full=True`` hashes everything. Any
+write or rename changes the ctime, which no user tool can set back, so even an edit that restores
+the mtime is hashed again; a copied bundle is hashed in full once.
 """
 
 from __future__ import annotations
@@ -82,6 +82,10 @@ def read_manifest(out: Path) -> dict:
     return doc
 
 
+def _stamp(st: os.stat_result, digest: str) -> list:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, digest]
+
+
 def _load_cache(out: Path) -> dict:
     try:
         doc = json.loads((out / CACHE).read_text())
@@ -148,7 +152,7 @@ def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False
         if not path.is_file():
             bad.append((name, "not a file", None))
             continue
-        stamp = [st.st_size, st.st_mtime_ns, digest]
+        stamp = _stamp(st, digest)
         if cache.get(name) == stamp:
             report.cached.append(name)
             new_cache[name] = stamp
@@ -171,8 +175,7 @@ def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False
                 files.pop(name, None)
             else:
                 files[name] = actual
-                st = (out / name).stat()
-                new_cache[name] = [st.st_size, st.st_mtime_ns, actual]
+                new_cache[name] = _stamp((out / name).stat(), actual)
             report.rerecorded.append(name)
         doc["files"] = dict(sorted(files.items()))
         _write_manifest(out, doc)

@@ -40,15 +40,30 @@ def test_edited_answer_is_named(bundle):
         verify_bundle(bundle)
 
 
-def test_edit_keeping_size_and_mtime_is_caught_by_full(bundle):
+def test_edit_keeping_size_and_mtime_is_caught_even_on_the_fast_path(bundle):
     verify_bundle(bundle)
     p = bundle / "qa.jsonl"
     st = p.stat()
     p.write_text(p.read_text().replace("3", "4"))
-    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
-    verify_bundle(bundle)  # the fast path trusts size + mtime
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))  # size and mtime as before; the ctime moved on
+    assert p.stat().st_size == st.st_size and p.stat().st_mtime_ns == st.st_mtime_ns
+    with pytest.raises(BundleIntegrityError, match=r"qa\.jsonl"):
+        verify_bundle(bundle)
     with pytest.raises(BundleIntegrityError, match=r"qa\.jsonl"):
         verify_bundle(bundle, full=True)
+
+
+def test_a_cache_stamp_matching_only_size_and_mtime_is_not_trusted(bundle):
+    import json as _json
+
+    verify_bundle(bundle)
+    (bundle / "qa.jsonl").write_text('{"id": "q1", "answer": 9}\n')
+    cache = _json.loads((bundle / CACHE).read_text())
+    st = (bundle / "qa.jsonl").stat()
+    cache["qa.jsonl"][:2] = [st.st_size, st.st_mtime_ns]  # a stamp that only knows size and mtime
+    (bundle / CACHE).write_text(_json.dumps(cache))
+    with pytest.raises(BundleIntegrityError, match=r"qa\.jsonl"):
+        verify_bundle(bundle)
 
 
 def test_truncated_data_file_is_named(bundle):
