@@ -51,7 +51,7 @@ def bundle_writer(bundle: Path, content_only: bool = False) -> Iterator[Path]:
 @app.command()
 def verify(
     bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory made by `chronoeval generate`.")],
-    full: Annotated[bool, typer.Option("--full", help="Hash every file even when its size and mtime are "
+    full: Annotated[bool, typer.Option("--full", help="Hash every file even when its size, mtime and ctime are "
                                        "unchanged since the last verification.")] = False,
     allow_modified: Annotated[bool, typer.Option("--allow-modified", help="Accept the files as they are now "
                                                  "and record their new sha256 in manifest.json.")] = False,
