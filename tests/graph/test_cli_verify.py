@@ -106,6 +106,9 @@ def test_writing_commands_keep_the_manifest_true(bundle):
     assert run("paraphrase", bundle, "-k", "1").exit_code == 0
     res = run("verify", bundle, "--full")
     assert res.exit_code == 0, res.stderr
+    on_disk = {str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file()}
+    recorded = set(json.loads((bundle / "manifest.json").read_text())["files"])
+    assert on_disk - {"manifest.json", ".verify-cache.json"} == recorded, "every file stays recorded"
 
 
 @pytest.mark.slow

@@ -186,13 +186,14 @@ def write_manifest(out: Path, info: dict) -> dict:
 
 def refresh_manifest(out: Path, names: list[str]) -> None:
     """Add the sha256 of files written after generation (``names``: files or directories under
-    ``out``) to manifest.json, atomically; other entries are untouched, except that ``figures/`` is
-    re-listed from disk."""
+    ``out``) to manifest.json, atomically; other entries are untouched, except that a listed directory
+    (``figures``) is re-listed from disk."""
     path = out / "manifest.json"
     if not path.is_file():
         return
     doc = json.loads(path.read_text())
-    files = {k: v for k, v in doc.get("files", {}).items() if not k.startswith("figures/")}
+    gone = tuple(f"{n.rstrip('/')}/" for n in names if not (out / n).is_file())  # listed dirs: re-listed from disk
+    files = {k: v for k, v in doc.get("files", {}).items() if not k.startswith(gone) and k not in names}
     for name in names:
         p = out / name
         for f in sorted(p.rglob("*")) if p.is_dir() else [p]:

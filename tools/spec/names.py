@@ -116,12 +116,14 @@ def _row_estimate(e: EntityType, horizon: float) -> float:
         span = min(horizon, parse_duration(e.arrival.max_duration))
     if e.emission.kind == "periodic" and e.emission.cadence:
         return e.count * (span / parse_duration(e.emission.cadence) + 1)
+    if e.states is not None and e.states.terminal:  # trajectories end: a few events per entity
+        return e.count * len(e.states.states)
     try:
         dwells = [dwell_mean_seconds(s.dwell) for s in (e.states.states.values() if e.states else []) if s.dwell]
     except OverflowError:
         dwells = []
-    shortest = max(min(dwells), 1e-3) if dwells else span
-    return e.count * (span / shortest + 1)
+    typical = max(sum(dwells) / len(dwells), 1e-3) if dwells else span
+    return e.count * (span / typical + 1)
 
 
 def row_estimates(spec: Spec, scale: float = 1.0) -> dict[str, float]:
@@ -137,7 +139,7 @@ def row_budget_problem(spec: Spec, scale: float = 1.0) -> tuple[str, str] | None
         rows = _row_estimate(e, spec.horizon_seconds) * scale
         if rows > MAX_ROWS:
             how = (f"count {e.count} x horizon {spec.horizon} / cadence {e.emission.cadence}"
-                   if e.emission.kind == "periodic" else f"count {e.count} x horizon {spec.horizon} / shortest dwell")
+                   if e.emission.kind == "periodic" else f"count {e.count} x horizon {spec.horizon} / mean dwell")
             at = f" at scale {scale:g}" if scale != 1 else ""
             return (f"entities[{i}]", f"table '{e.table_name}' would hold about {rows:.3g} rows ({how}){at}, more "
                                       f"than the limit of {MAX_ROWS:,}; raise the cadence, shorten the horizon, "
