@@ -82,12 +82,16 @@ def lifecycle_machine(states: list[str], roles: dict[str, str], arch: EntityArch
     own = arch is not None and all(s in by_name for s in states) and all(s in arch.transitions for s in steps)
     transitions = {}
     for i, s in enumerate(steps):
-        if own:
-            row = {t: w for t, w in arch.transitions[s].items() if t in states}
+        good = [steps[i + 1]] if i + 1 < len(steps) else [t for t in terminal if roles[t] == "success"] or terminal[:1]
+        if own:  # the archetype's shares; a step the user did not name hands its share to the next named one
+            row: dict[str, float] = {}
+            for t, w in arch.transitions[s].items():
+                for target in ([t] if t in states else good):
+                    row[target] = row.get(target, 0.0) + w / (1 if t in states else len(good))
+            row.pop(s, None)
             if row:
                 transitions[s] = _normalise(row)
                 continue
-        good = [steps[i + 1]] if i + 1 < len(steps) else [t for t in terminal if roles[t] == "success"] or terminal[:1]
         bad = [t for t in terminal if t not in good and roles[t] != "success"]
         row = {t: 0.88 / len(good) for t in good}
         row.update({t: 0.12 / len(bad) for t in bad})

@@ -17,7 +17,8 @@ from tools.describe.phrases import Item, parse_item, split_items
 from tools.describe.units import parse_unit
 
 NOT_ENTITIES = {"value", "reading", "measurement", "metric", "event", "row", "record", "percent", "degree",
-                "time", "unit", "level", "number", "bottle", "item", "step", "ms", "kw"}
+                "time", "unit", "level", "number", "bottle", "item", "step", "ms", "kw", "star", "point", "second",
+                "digit", "decimal", "place", "hour", "minute", "day", "week", "month", "year", "times"}
 TIME_WORDS = {"second", "minute", "hour", "day", "week", "month", "year", "sec", "min", "hr", "ms", "wk", "wks",
               "hrs", "mo", "mos", "yr", "yrs", "mins", "secs", "days", "weeks", "months", "night",
               "morning", "evening", "shift", "time", "percent", "degree", "kwh", "km", "mile", "meter", "metre"}
@@ -110,15 +111,23 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
             start = _char_pos(s, pos)
             if any(e.sentence == si and (e.catalog_id == id_ or e.pos <= start < e.pos + len(e.words)) for e in out):
                 continue
-            if _physical_unit(words) and not words[0].isupper() or len(words) < 3:
+            if _physical_unit(words) and not words[0].isupper() or len(words) < 2:
                 continue  # "dB" is a unit, not a database
+            nxt = s[start + len(words):].split()[:1]
+            if nxt and re.fullmatch(r"(?:api|apis|service|services|system|platform|app|application|gateway|server|"
+                                    r"cluster|database|network|portal|engine|website|site|backend)", nxt[0], re.I):
+                continue  # "a payments API": the noun only names what the service is for
             plural_word = singular(words.split()[-1].lower()) != words.split()[-1].lower()
             at_start = len(s[:start].split()) <= 2 and re.match(
                 r"\s*(?:is|are|has|have|go|goes|can|report|reports|send|sends|move|moves|get|gets|each|arrive|arrives)\b",
                 s[start + len(words):], re.I) is not None
             if plural_word or at_start:
                 out.append(EntityMention(si, start, words, id_, 1.0))
-    return sorted(out, key=lambda e: (e.sentence, e.pos))
+    out = sorted(out, key=lambda e: (e.sentence, e.pos))
+    # "payments API": the first noun only modifies the second (the head), it is no entity of its own
+    return [e for e in out if not any(o.sentence == e.sentence and o.pos > e.pos and o.count is None and e.count is None
+                                      and sentences[e.sentence][e.pos + len(e.words): o.pos].strip() == ""
+                                      for o in out)]
 
 
 def _char_pos(s: str, word_index: int) -> int:
@@ -133,6 +142,10 @@ def _participle(verb: str) -> str:
     return v + "d" if v.endswith("e") else v + "ed"
 
 
+_STEP_VERBS = {"request", "order", "book", "submit", "place", "create", "open", "start", "accept", "arrive", "join",
+               "call", "file", "apply", "enter", "begin", "register", "sign", "check", "pay", "reserve", "buy"}
+
+
 def _narrated_steps(text: str) -> list[str]:
     """Steps told as clauses before a state list: "Riders request trips, a driver accepts, the trip
     starts and is then ..." → requested, accepted, started."""
@@ -142,8 +155,8 @@ def _narrated_steps(text: str) -> list[str]:
         return []
     for clause in clauses:
         w = re.sub(r"^(?:the|a|an|then)\s+", "", clause.strip(), flags=re.I).split()
-        if 2 <= len(w) <= 3 and re.fullmatch(r"[a-z]+", w[1]) and w[1].lower() not in (
-                "is", "are", "was", "were", "has", "have", "can", "will", "with", "of", "in", "on", "for"):
+        if 2 <= len(w) <= 3 and re.fullmatch(r"[a-z]+", w[1]) and "of" not in w and (
+                w[1].endswith("s") and w[1] not in ("is", "has", "was", "this", "its") or w[1] in _STEP_VERBS):
             out.append(_participle(w[1]))
     return out
 
@@ -175,9 +188,10 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         m = re.search(p, re.sub(r"\s*\((?!\s*or\b)[^)]*\)", "", re.sub(r"\(\s*or\s+([^)]*)\)", r", or \1", s)), re.I)
         if not m:
             continue
+        listed = re.sub(r"\s+by\s+(?:the\s+)?[\w-]+(?:\s+or\s+(?:the\s+)?[\w-]+)?(?=\s*(?:,|$|;))", "", m.group("list"))
         listed = re.split(r"\s+(?:states?|status(?:es)?|modes?|stages?)\b|\)|,?\s+(?:with|where|when|while|depending|"
                           r"every|each|per|(?:over|for|during)\s+(?:\d|a |an |one |the (?:next|last|past))|and (?:report|send|they|it|each))\b",
-                          m.group("list"), maxsplit=1, flags=re.I)[0]
+                          listed, maxsplit=1, flags=re.I)[0]
         if p is STATE_LISTS[-1] and re.search(rf"\b{KIND_NOUNS}\s*$", s[: m.start()], re.I):
             continue  # "room type is standard, deluxe or suite": values of an attribute
         lead = re.match(r"^\s*(?:the|a|an|each|all)?\s*[\w-]+\s+([a-z]+),\s*$", s[: m.start()], re.I)
@@ -271,10 +285,12 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 continue
             before = s[: verb.start()].split()[-1:]
             after = s[verb.end():].split()[:1]
-            if kind == "report" and before and before[0].lower() in ("each", "every", "the", "a", "an", "per", "of",
-                                                                    "bedside", "patient", "remote") and \
-                    (not after or re.fullmatch(rf"(?:{REPORT}|is|are|has|have)", after[0], re.I)):
-                continue  # "each monitor records": a noun, not the verb ("each logs air temperature" is a verb)
+            b = before[0].lower() if before else ""
+            noun = b in ("the", "a", "an", "per", "of", "bedside", "patient", "remote", "heart", "our", "their") or (
+                b in ("each", "every") and (not after or re.fullmatch(rf"(?:{REPORT}|is|are|has|have)", after[0], re.I)))
+            if kind == "report" and (noun or (after and re.fullmatch(r"(?:in|at|on|across|for|of|are|is)[:,]?|[,:]",
+                                                                      after[0], re.I))):
+                continue  # "each monitor records", "monitors in a ward": a noun ("each logs air temperature": a verb)
             if kind == "report" and verb.group(0).lower().startswith("with") and re.search(
                     rf"\b(?:{REPORT.split('|with')[0]})\b", m.group("list"), re.I):
                 continue  # "households with smart meters reporting X": the list is after "reporting"
@@ -291,8 +307,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         for chunk in re.split(r"\s*[,;:]\s*|\s+-\s+|\s+and\s+", s):
             start = s.find(chunk)
             for _ in range(3):  # "temp around -20 °C every 5 minutes for 2 weeks" → "temp around -20 °C"
-                chunk = re.sub(r"\s+(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|minute|hour|day|second)$", "", chunk,
-                               flags=re.I)
+                chunk = re.sub(r"\s+(?:(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|an?\s+[a-z]+|minute|hour|day|second)"
+                               r"|logged|reported|recorded|measured|sent|collected|captured|tracked)$", "", chunk, flags=re.I)
             if chunk and not any(a <= start < b for a, b in f.used):
                 it = parse_item(chunk)
                 if it.words and len(it.words.split()) <= 4:

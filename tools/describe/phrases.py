@@ -113,6 +113,7 @@ def parse_item(raw: str) -> Item:
             text = text.replace(b.group(0), " ")
     _limits(item, text)
     text = re.sub(rf",?\s*\b(?:{_LIMIT})\s+{_NUMBER}\s*[^\s,;]*", " ", text, flags=re.I)
+    text = re.sub(rf"\s+from\s+{_NUMBER}\s+to\s+{_NUMBER}(?:\s+[a-z]+)?", " ", text, flags=re.I)
     text = " ".join(text.split())
     m = re.search(r"\s*[(\[]([^)\]]*)[)\]]", text)
     if m:
@@ -124,7 +125,7 @@ def parse_item(raw: str) -> Item:
             item.values = [v.strip(" '\"") for v in vals]
         text = (text[: m.start()] + " " + text[m.end():]).strip()
     q = re.search(rf"\s*(?:,\s*)?(?:{_QUAL}\s*)?(?:(?:under|below|over|above|less than|more than)\s+)?"
-                  rf"(?<![A-Za-z0-9.])({_NUMBER})\s*([^\s\d,;]{{0,12}}(?:\s?[a-zA-Z/]+)?)?\s*$", text)
+                  rf"(?<![A-Za-z0-9.])({_NUMBER})(?![\w-])\s*([^\s\d,;]{{0,12}}(?:\s?[a-zA-Z/]+)?)?\s*$", text)
     if q and (re.search(_QUAL, q.group(0), re.I) or q.group(2)):
         item.level = _num(q.group(1))
         unit = parse_unit_text(q.group(2)) if q.group(2) else None
@@ -174,6 +175,9 @@ _UNIT_WORDS = {"kg", "kw", "kwh", "mw", "mwh", "db", "dba", "ms", "rpm", "bpm", 
 
 def _limits(item: Item, text: str) -> None:
     """Stated limits: 'max 32', 'at most 1000', 'at least 0' (in the item's unit)."""
+    rng = re.search(rf"\bfrom\s+({_NUMBER})\s+to\s+({_NUMBER})", text, re.I)
+    if rng:  # "a rating from 1 to 5 stars"
+        item.low, item.high = _num(rng.group(1)), _num(rng.group(2))
     for m in re.finditer(rf"\b({_LIMIT})\s+({_NUMBER})\s*([^\s,;)]*)", text, re.I):
         word, value = m.group(1).lower(), _num(m.group(2))
         if m.group(3) and item.unit is None and parse_unit_text(m.group(3)) is not None:

@@ -35,6 +35,8 @@ from tools.describe.mentions import (
 from tools.describe.phrases import Item, sentences, split_items, words_to_numbers
 from tools.describe.units import parse_unit
 
+DEVICE_ROLES = {"normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving", "low",
+                "high", "tampered"}
 NEEDS = ("what a description needs: the thing that reports or happens (\"40 wind turbines\", \"ride-hailing "
          "trips\"), what is measured (\"reporting power output in kW and rotor speed\") and, if you can, how often "
          "and for how long (\"every 10 minutes over two weeks\")")
@@ -42,7 +44,10 @@ NEEDS = ("what a description needs: the thing that reports or happens (\"40 wind
 
 def _ent_name(m: EntityMention) -> str:
     """The entity's name in the user's words: the head noun and one modifier, singular."""
-    words = [w for w in re.findall(r"[a-z0-9]+", m.words.lower()) if w not in ("of", "the", "our", "all", "some")]
+    words = [w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", m.words.lower())
+             if w not in ("of", "the", "our", "all", "some")]
+    if len(words) > 1 and "-" in words[-2]:
+        words = words[:-2] + words[-1:]  # "ride-hailing drivers" are drivers
     words = [w for w in words if not w.isdigit()][-2:]
     if len(words) == 2 and words[0] in ("smart", "new", "old", "big", "small", "many", "other", "checked", "active"):
         words = words[1:] if words[0] not in ("smart",) else words
@@ -79,6 +84,7 @@ class _Reader:
     def read_entities(self) -> None:
         by_catalog: dict[str, str] = {}
         last_counted: EntityMention | None = None
+        self.spread_over()
         for m in entity_mentions(self.sents, self.catalog):
             if m.count is None and any(a <= m.pos < b for a, b in self.facts[m.sentence].used):
                 continue  # "each has a site": an attribute, not an entity type
@@ -133,6 +139,26 @@ class _Reader:
             last = o or last
             self.owner[i] = last
 
+    def spread_over(self) -> None:
+        """"Rooftop HVAC units across 40 supermarkets, one unit per store": the units report, 40 of them."""
+        one = re.search(r"\b(?:one|1)\s+([a-z-]+)\s+(?:per|in each|at each|for each)\s+([a-z-]+)", self.text, re.I)
+        for i, s in enumerate(self.sents):
+            m = re.match(r"^\s*(?:the\s+|our\s+)?((?:[A-Za-z-]+\s+){0,3}[A-Za-z-]+s)\s+(?:across|in|at|on|over)\s+"
+                         r"(?:about\s+)?(\d[\d,]*)\s+([A-Za-z-]+s)\b", s)
+            if not m or (one is None) or singular(one.group(1).lower()) != singular(m.group(1).split()[-1].lower()):
+                continue
+            words = m.group(1)
+            cands = [c for c in index(self.catalog, "entities").lexical(words) if c.score >= 0.8]
+            name = _ent_name(EntityMention(i, 0, words, None, 0.0))
+            arch = self.catalog.entity(cands[0].id) if cands else None
+            self.entities[name] = EntityDraft(name=name, plural=plural(name), words=words, catalog_id=arch.id if arch else
+                                              None, score=cands[0].score if cands else None,
+                                              count=int(m.group(2).replace(",", "")),
+                                              kind=arch.kind if arch and arch.kind != "static" else "periodic")
+            self.evidence[f"entity {name}"] = f"'{m.group(0)}' and '{one.group(0)}'"
+            self.evidence[f"count {name}"] = f"'{m.group(2)} {m.group(3)}', {one.group(0)}"
+            self.owner[i], self.counted_owner[i] = name, True
+
     def alias(self, name: str, m: EntityMention) -> None:
         """Another name for an entity already read; a periodic archetype beats a static one."""
         e = self.entities.get(name)
@@ -176,14 +202,20 @@ class _Reader:
                 f.state_ends = list(f.states)  # "some are returned to sender or lost": more endings
                 f.extra_states = True
                 continue
-            ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
-            events = [n for n, e in self.entities.items() if e.kind == "lifecycle"]
-            if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
-                self.owner[i] = events[0]  # "patients ... are admitted, discharged or leave": the visit's states
-                continue
             m = re.match(r"^\s*(?:(?:the|a|an|each|every|our|all|some|their)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
                          r"(?:are|is|go|goes|can be|may be|move|moves|get|gets|pass|passes|cycle|cycles|transition)\b",
                          s, re.I)
+            ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
+            events = [n for n, e in self.entities.items() if e.kind == "lifecycle"]
+            bare = [n for n, e in self.entities.items() if e.kind == "periodic" and not e.states]
+            device = {state_role(x, False, self.catalog, k)[0] for k, x in enumerate(f.states)}
+            if m and len(bare) == 1 and not self.head_owner(m.group(1)) and device & DEVICE_ROLES and \
+                    not device & {"success", "cancelled"}:
+                self.owner[i] = bare[0]  # "the reefer unit is cooling, defrosting or failed": the truck's states
+                continue
+            if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
+                self.owner[i] = events[0]  # "patients ... are admitted, discharged or leave": the visit's states
+                continue
             if m is None:
                 lead = re.match(r"^\s*(?:each|every|the|a|an|all)\s+([\w-]+)", s, re.I)
                 if self.owner[i] is None and lead:  # "Each station has a capacity"
@@ -302,7 +334,7 @@ class _Reader:
             self.add_attribute(e, it.words, it.raw, values=it.values or [], match=a)
             return
         name = snake(it.words)[:40]
-        if any(x.name == name or (m and x.catalog_id == m.id) for x in e.measurements) or name in self.entities:
+        if any(x.name == name for x in e.measurements) or name in self.entities:
             return
         arch = self.catalog.measurement(m.id) if m else None
         named = set(tokens(it.words))
@@ -382,6 +414,16 @@ class _Reader:
     # -- relations and measurements named outside lists -----------------------------------
     def link_parents(self) -> None:
         lifecycles = [e for e in self.entities.values() if e.kind == "lifecycle"]
+        words = {singular(w) for w in re.findall(r"[a-z]+", self.text.lower())}
+        for e in lifecycles:  # "cancelled by the rider": a parent the archetype knows, named in passing
+            arch = self.catalog.entity(e.catalog_id) if e.catalog_id else None
+            for link in arch.parents if arch else []:
+                p = self.catalog.entity(link.entity)
+                if link.entity not in self.entities and p.kind == "static" and singular(p.name.split()[-1]) in words \
+                        and not any(x.catalog_id == p.id for x in self.entities.values()):
+                    self.entities[p.id] = EntityDraft(name=p.id, plural=plural(p.id), kind="static", catalog_id=p.id,
+                                                      score=1.0, words=p.name)
+                    self.evidence[f"entity {p.id}"] = f"'{p.name}' named in the text → catalog parent of {e.name}"
         for e in lifecycles:
             arch = self.catalog.entity(e.catalog_id) if e.catalog_id else None
             known = {p.entity for p in arch.parents} if arch else set()
@@ -470,10 +512,18 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     main = next(e for e in r.entities.values() if weight(e) == best)
     if main.catalog_id is None and not main.measurements and not main.states:
         raise DescriptionError(f"nothing in '{text[:80]}' is a known kind of device, event or measurement; {NEEDS}")
+    last_word = (main.words or "x").split()[-1].lower()
+    per = next((a for a in main.attributes if a.words.startswith("per ") and not a.values), None)
+    if main.count is None and main.kind == "periodic" and singular(last_word) == last_word and per is not None \
+            and len(r.entities) == 1:  # "a payments API with p95 latency per region": one series per region
+        r.evidence[f"entity {per.name}"] = f"'{per.words}': one series per {per.name} of the {main.words}"
+        main.attributes = [a for a in main.attributes if a is not per]
+        main.name, main.plural, main.words = per.name, plural(per.name), per.name
     others = [e for e in r.entities.values() if e is not main]
     incidents = find_incidents(text)
     ev = {**r.evidence, "horizon": f"'{h_words}'" if r.horizon else "default: not stated",
-          "entity": main.words or main.name, "count": r.evidence.get(f"count {main.name}", "default: not stated"),
+          "entity": (f"{main.count} {main.words}" if main.count and f"count {main.name}" in r.evidence else main.words)
+          or main.name, "count": r.evidence.get(f"count {main.name}", "default: not stated"),
           "measurements": ", ".join(m.words for m in main.measurements) or "default: none named",
           "states": r.evidence.get(f"states {main.name}", "default: none named"),
           "cadence": r.evidence.get(f"cadence {main.name}", "default: not stated")}
