@@ -119,13 +119,16 @@ def matches(doc: Doc, filters: dict | None) -> bool:
 
 def cap_per_pack(scores: Any, ids: Any, docs: list[Doc], k: int,
                   per_pack: int | None) -> list[tuple[float, int]]:
-    """The first ``k`` (score, id) pairs, keeping at most ``per_pack`` chunks of each domain pack."""
+    """The first ``k`` (score, id) pairs, keeping at most ``per_pack`` chunks of each domain pack. An
+    unfiltered search (``per_pack`` set) never returns catalog archetypes: they are looked up on purpose."""
     out: list[tuple[float, int]] = []
     seen: dict[str, int] = {}
     for s, i in zip(scores, ids, strict=True):
         if i < 0:
             continue
         doc = docs[i]
+        if per_pack is not None and doc.kind == "catalog":
+            continue
         if per_pack is not None and doc.kind == "pack":
             group = doc.id.split(":")[1]
             seen[group] = seen.get(group, 0) + 1
