@@ -40,7 +40,7 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
                                                       f"start from built-in pack '{state['pack']}'", "--pack given")]}
     log = []
     if state.get("samples") or state.get("ddl"):
-        name = describe_domain.invoke({"description": state["request"]})["name"] if state.get("request") else "inferred"
+        name = _name_from(state.get("request") or "")
         res = infer_spec.invoke({"files": state.get("samples", []), "ddl": state.get("ddl"), "name": name,
                                  "seed": ctx.seed})
         log.append(decision("schema_inference", "schema_inference", "spec fitted from "
@@ -75,6 +75,20 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         log.append(decision("schema_inference", "schema_inference", f"retrieved from memory: {found}",
                             "nearest pack and the incident patterns that fit the description"))
     return {"draft": draft, "decisions": log}
+
+
+def _name_from(request: str) -> str:
+    """A spec name from the words beside sample files or DDL ("inferred" when they name nothing)."""
+    from tools.describe.draft import DescriptionError
+
+    if not request.strip():
+        return "inferred"
+    try:
+        return read_description(request).name
+    except DescriptionError:
+        from tools.describe.extract import snake
+
+        return snake(request)[:40] or "inferred"
 
 
 def catalog_scorer(memory):

@@ -51,9 +51,11 @@ class _Connections:
             else:
                 con = duckdb.connect()
                 reader = "read_parquet" if c.backend == "parquet" else "read_csv_auto"
+                from tools.sqlsafe import quote_ident, quote_literal
+
                 for t in c.tables:
-                    path = f"{c.data_dir}/{t}.{c.backend}".replace("'", "''")
-                    con.execute(f"CREATE VIEW \"{t}\" AS SELECT * FROM {reader}('{path}')")
+                    path = f"{c.data_dir}/{t}.{c.backend}"
+                    con.execute(f"CREATE VIEW {quote_ident(t)} AS SELECT * FROM {reader}({quote_literal(path)})")
             con.execute("SET TimeZone = 'UTC'")
             self.local.duck = con
         cur = con.execute(sql)

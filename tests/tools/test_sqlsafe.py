@@ -19,10 +19,7 @@ SQL_WORDS = re.compile(r"\b(SELECT|INSERT\s+INTO|CREATE|COPY|DROP|ALTER|JOIN|DES
 HAND_ESCAPE = re.compile(r"""\.replace\(\s*(["'])(["'])\1\s*,\s*(["'])\2\2\3\s*\)""")
 # Known offenders outside this change's files, each with its reason; the test fails when one is fixed
 # (remove it here) or when a new one appears.
-KNOWN = {
-    "agents/sql_agent.py": "CREATE VIEW over csv/parquet tables quotes by hand (owned by the agents; names are "
-                           "validated identifiers, so it is not exploitable from a spec)",
-}
+KNOWN: dict[str, str] = {}
 
 HOSTILE = ['x" AS a FROM _shard; COPY (SELECT 42) TO \'PWNED\' (FORMAT CSV); SELECT 1 AS "b',
            "o'brien", 'two "quotes"', "back\\slash", "semi;colon", "-- comment", "é unicode"]
