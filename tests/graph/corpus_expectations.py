@@ -70,6 +70,12 @@ def _norm(label) -> str:
     return re.sub(r"^(\d+)\.0+$", r"\1", text)  # 12.0 (a numeric column) is the stated value 12
 
 
+def _same_value(stated, label) -> bool:
+    """A stated value and a label agree; a stated number also matches that number with a unit ('12 months')."""
+    a, b = _norm(stated), _norm(label)
+    return a == b or (a.replace(".", "").isdigit() and re.fullmatch(re.escape(a) + r"[a-z]+", b) is not None)
+
+
 def _horizon(spec, want: str | list[str]) -> Outcome:
     """``want`` is a duration, or [shortest, longest] where the text is loose ("over a month")."""
     lo, hi = (want, want) if isinstance(want, str) else want
@@ -183,7 +189,7 @@ def _attributes(found, data: BundleData, ent: dict) -> list[Outcome]:
                            f"Attribute {name}.{attr.name} is not written in any table of {name}."))
         labels = _attribute_values(found, data, attr)
         if "values" in want:
-            missing = [v for v in want["values"] if labels is None or _norm(v) not in {_norm(x) for x in labels}]
+            missing = [v for v in want["values"] if labels is None or not any(_same_value(v, x) for x in labels)]
             out.append(Outcome(f"{label} values", None if not missing else
                                f"Attribute {name}.{attr.name} lacks the values {missing} the description names "
                                f"(it has: {_show(labels) if labels is not None else 'no written values'})."))
