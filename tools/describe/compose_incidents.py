@@ -8,6 +8,7 @@ or cancellation states).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tools.describe.catalog_model import Catalog, MeasurementArchetype
@@ -17,15 +18,42 @@ HEALTH_CLASSES = ("vital", "latency", "error", "condition", "throughput", "signa
                   "storage", "count", "position", "amount", "duration", "score")
 
 
-def _effect(arch: MeasurementArchetype | None, sigmas: float) -> str:
-    up = arch is None or arch.worse == "up"
-    return f"{'+' if up else '-'}{sigmas:g}sigma"
+def room(key: dict, up: bool) -> float:
+    """How many of its own spreads a measurement can move the given way before its bounds, counted from
+    its most extreme state level: an incident larger than that would pile values up at the bound."""
+    noise = key.get("noise", {})
+    base = float(key.get("base", 0.0))
+    if noise.get("kind") == "ar":
+        spread = noise["sigma"] / math.sqrt(max(1e-9, 1 - sum(p * p for p in noise.get("phi", [0.0]))))
+    elif noise.get("kind") == "iid":
+        spread = noise["sigma"]
+    elif noise.get("kind") == "poisson":
+        spread = math.sqrt(max(base, 1.0))
+    else:
+        spread = max(abs(base) * 0.05, 1e-9)
+    levels = [base] + [base * st.get("scale", 1.0) + st.get("shift", 0.0) for st in key.get("states", {}).values()]
+    lo, hi = (key.get("bounds") or [None, None])
+    edge = hi if up else lo
+    if edge is None or spread <= 0:
+        return math.inf
+    start = max(levels) if up else min(levels)
+    return (edge - start) / spread if up else (start - edge) / spread
+
+
+def _sized(key: dict, arch: MeasurementArchetype | None, wanted: float, up: bool | None = None) -> str | None:
+    """The effect in spreads the worse way (or ``up``), shrunk to stay inside the bounds; None when even
+    a detectable one (6 spreads) would not fit."""
+    up = (arch is None or arch.worse == "up") if up is None else up
+    size = min(wanted, 0.9 * room(key, up))
+    return None if size < 6.3 else f"{'+' if up else '-'}{round(size, 1):g}sigma"
 
 
 def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Catalog, field: str | None,
           avoid: set[str]) -> tuple[str, Any] | None:
-    """The measurement a field's incident archetype names, else the first health-like one."""
-    present = {k["name"] for k in keys if not k.get("integer") or k.get("noise", {}).get("kind") != "poisson"}
+    """The measurement a field's incident archetype names, else the first health-like one; only
+    measurements with room for a detectable change the worse way."""
+    present = {k["name"] for k in keys if (not k.get("integer") or k.get("noise", {}).get("kind") != "poisson")
+               and _sized(k, archs.get(k["name"]), 8.0) is not None}
     for inc in catalog.incidents:
         if field and inc.field != field or inc.kind not in VALUE_KINDS:
             continue
@@ -65,7 +93,8 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
                     "target": {"entity": entity, "random": k_affected},
                     "window": {"start": f"day {day(horizon_days // 2 + 1)} 10:00", "duration": "4h"},
                     "ramp_in": "15m", "ramp_out": "15m",
-                    "effects": {key: _effect(archs.get(key), max(8.0, inc.magnitude_sigma if inc else 8.0))}})
+                    "effects": {key: _sized(next(k for k in keys if k["name"] == key), archs.get(key),
+                                            max(8.0, inc.magnitude_sigma if inc else 8.0))}})
         decisions.append(f"incident {key}_degradation: {'catalog ' + inc.id if inc else 'default'}, "
                          f"{key} moves the way that means worse ({(archs[key].worse if key in archs else 'up')})")
     n_out = max(1, min(5, count // 6))
@@ -94,9 +123,13 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
                                        f"{'stuck' if kind == 'flatline' else 'missing'}."})
         else:
             a = archs.get(key)
-            sig = _effect(a, 10) if kind in ("spike", "level_shift", "slow_drift") else f"-{10:g}sigma"
+            spec = next(k for k in keys if k["name"] == key)
+            sig = _sized(spec, a, 10.0, up=None if kind in ("spike", "level_shift", "slow_drift") else False)
             if kind == "variance_burst":
                 sig = "10sigma"
+            if sig is None:
+                decisions.append(f"incident {kind} on {key}: no room for a detectable {kind} within its bounds; skipped")
+                continue
             out.append({"kind": kind, **base, "effects": {key: sig},
                         "description": f"one {entity.replace('_', ' ')}'s {key} shows a {kind.replace('_', ' ')}."})
     return out

@@ -29,6 +29,9 @@ REPORT = (r"reporting|reports?|send(?:s|ing)?|stor(?:e|es|ing)|keep(?:s|ing)?|em
 KIND_NOUNS = (r"(?:type|class|category|tier|plan|kind|mode|channel|priority|segment|grade|model|brand|level|size|"
               r"method|colou?r|severity)")
 HAVE = r"(?:each|every)\s+(?:[a-z-]+\s+){0,2}?(?:has|have|is assigned|carries|comes with|belongs to|is in|sits in)"
+QUANTITY_HEADS = (r"temperature|temp|pressure|flow|level|speed|rate|count|time|duration|weight|voltage|current|"
+                  r"power|humidity|height|period|length|depth|distance|altitude|concentration|consumption|usage|load|"
+                  r"throughput|latency|frequency|value|amount|total|size|volume|charge|output|intensity|ratio|score")
 _FILLER = {"for", "over", "during", "every", "each", "per", "and", "or", "with", "in", "at", "it", "they", "them"}
 LIST_END = (r"(?=,?\s+(?:every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
             r"so|and (?:they|it|each|every|go|goes|are|is|can|have|has)|they|it)\b|\s*[;.](?!\d)|$)")
@@ -36,10 +39,12 @@ STATE_LISTS = [
     r"(?P<list>[a-z][\w ]*?(?:\s*(?:->|→|=>|>)\s*[a-z][\w ]*?){2,})(?=\s*[,;.]|$)",
     r"\b(?:go(?:es)?|going|move|moves|moving|cycle|cycles|transition(?:s|ing)?|switch(?:es)?|pass(?:es)?|progress(?:es)?|flow)\s+"
     r"(?:through|between|among|from)\s+(?:the\s+)?(?:states?\s+|stages?\s+|statuses\s+)?(?P<list>.+)",
-    r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|of|=|\()\s*(?P<list>.+)",
+    r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|=|\()\s*(?P<list>.+)",
+    r"\)?:\s*(?P<list>[a-z_-]+(?:\s[a-z_-]+){0,3}(?:,\s*(?:then\s+)?[a-z_-]+(?:\s[a-z_-]+){0,3}){2,}.*)",
     r"\b(?:are|is|can be|may be|get|gets|become|becomes|be|end up|ends? up|go|goes)\s+(?:either\s+|in one of\s+|marked\s+|set to\s+)?"
     r"(?P<list>[a-z_-]+.*(?:,|\bor\b|\band\b|\bthen\b).*)",
 ]
+COLON_LIST = 3  # index of the "...: booked, checked in, ..." pattern (states only when some of them end a lifecycle)
 _NOT_STATE = re.compile(r"^(?:reporting|reported|measured|recorded|logged|sent|tracked|monitored|made|used|"
                         r"the|a|an|each|every|per|at)\b|\d", re.I)
 EVENT_WORDS = re.compile(r"\b(?:events?|event log|logs?|audit|lifecycle|status changes?|state changes?|"
@@ -93,7 +98,8 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
             r"to|by)\b)[A-Za-z][\w-]*\s+){0,3}?(?:[A-Za-z][\w-]*?s|people|children|cattle|sheep|staff))\b"
             r"(\s+(?:a|per|each)\s+day)?", s)]
         counted += [(m.group(2), m.group(1), m.start(1), False)
-                    for m in re.finditer(r"\b([A-Za-z][\w-]*s)\s*[x×]\s*(\d+)\b", s)]  # "beehives x20"
+                    for m in re.finditer(r"\b((?:[A-Za-z][\w-]*\s)?[A-Za-z][\w-]*s)\s*(?:[x×]\s*|\()(\d+)\)?", s)]
+        # "beehives x20", "wave buoys (12)"
         for number, words, start, per_day in counted:
             more = re.match(r"((?:\s+(?!(?:is|has|was|its|this|as|us|ms|does|goes|uses|reports|sends)\b)[a-z][\w-]*s\b){1,2})",
                             s[start + len(words):], re.I)
@@ -166,7 +172,7 @@ def _strip_lead(item: str) -> str:
     item = item.strip(" ()")
     while True:
         new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or|a|an|"
-                     r"the|as|goes|go|gets|becomes|some|sometimes)\s+",
+                     r"the|as|goes|go|gets|becomes|some|sometimes|ends? (?:as|in|up)|finish(?:es)? as)\s+",
                      "", item, flags=re.I)
         if new == item:
             return item
@@ -205,6 +211,10 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                  if len(i.split()) > 3 or (len(i.split()) > 2 and not re.search(r"\bfor\b", i)) else i
                  for i in items]  # "loaded on the aircraft" is the state "loaded"; "out for delivery" stays
         items = [i for i in items if i]
+        if p is STATE_LISTS[COLON_LIST] and not any(
+                r.id in ("success", "failure", "cancelled") for i in items for m2 in roles.lexical(i)[:1]
+                for r in catalog.roles if r.id == m2.id and m2.score >= 0.9):
+            continue  # "tariff plan: standard, economy 7 or time-of-use" are values, not states
         if len(items) >= 2 and all(1 <= len(i.split()) <= 4 for i in items) and not _NOT_STATE.search(items[0]) and \
                 not any(re.search(r"\d", i) for i in items) and \
                 (len(items) >= 3 or p is not STATE_LISTS[-1] or any(roles.lexical(i)[:1] and roles.lexical(i)[0].score >= 0.9
@@ -307,12 +317,13 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         for chunk in re.split(r"\s*[,;:]\s*|\s+-\s+|\s+and\s+", s):
             start = s.find(chunk)
             for _ in range(3):  # "temp around -20 °C every 5 minutes for 2 weeks" → "temp around -20 °C"
-                chunk = re.sub(r"\s+(?:(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|an?\s+[a-z]+|minute|hour|day|second)"
+                chunk = re.sub(r"(?:^|\s+)(?:(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|an?\s+[a-z]+|minute|hour|day|second)"
                                r"|logged|reported|recorded|measured|sent|collected|captured|tracked)$", "", chunk, flags=re.I)
             if chunk and not any(a <= start < b for a, b in f.used):
                 it = parse_item(chunk)
                 if it.words and len(it.words.split()) <= 4:
-                    f.items.append(("loose", it))
+                    quantity = re.search(rf"\b(?:{QUANTITY_HEADS})$", it.words, re.I)
+                    f.items.append(("quantity" if quantity else "loose", it))
     for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by|split by)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
                          s, re.I):
         word = m.group(1).lower()

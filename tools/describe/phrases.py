@@ -147,8 +147,9 @@ def parse_item(raw: str) -> Item:
         # "labour hours spent", "total km driven" (a unit at the end is read below)
         item.unit = unit_label(parse_unit_text(hidden.group(1)))
     last = text.rsplit(None, 1)
-    if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])) \
-            and parse_unit_text(last[1]) is not None:
+    single = len(text.split()) >= 3 and last[-1] in ("m", "s", "h", "g", "W", "V", "A", "l", "L", "t")  # "wave height m"
+    if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])
+                                                 or single) and parse_unit_text(last[1]) is not None:
         item.unit = unit_label(parse_unit_text(last[1]))  # "hive weight kg", "battery %"
         text = last[0]
     text = re.sub(r"\s+(?:(?:of|for|per|on|from)\s+(?:each|every|the|a|an)|per(?!\s+(?:second|minute|hour|day)\b))"

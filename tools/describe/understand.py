@@ -131,7 +131,8 @@ class _Reader:
             self.subjects()
         per_day = re.search(r"(?:~|about |around |roughly )?(\d[\d,]*)\s*(?:/|per |a )day\b", self.text, re.I)
         events = [e for e in self.entities.values() if e.kind == "lifecycle" and e.count is None]
-        if per_day and events and not any(f"count {e.name}" in self.evidence for e in self.entities.values()):
+        if per_day and events and not any(f"count {e.name}" in self.evidence and e.kind == "lifecycle"
+                                          for e in self.entities.values()):
             events[0].count = int(per_day.group(1).replace(",", "")) * (parse_days(self.horizon) or 7)
             self.evidence[f"count {events[0].name}"] = f"'{per_day.group(0)}' a day"
         last = next(iter(self.entities))
@@ -205,6 +206,8 @@ class _Reader:
             m = re.match(r"^\s*(?:(?:the|a|an|each|every|our|all|some|their)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
                          r"(?:are|is|go|goes|can be|may be|move|moves|get|gets|pass|passes|cycle|cycles|transition)\b",
                          s, re.I)
+            if m is None and f.states and re.search(r"\)?:\s*[a-z]", s):  # "Vet appointments at 5 clinics: booked, ..."
+                m = re.match(r"^\s*(?:(?:the|a|an|our|all)\s+)?((?:[\w-]+\s+){0,2}[\w-]+s)\b", s, re.I)
             ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
             events = [n for n, e in self.entities.items() if e.kind == "lifecycle"]
             bare = [n for n, e in self.entities.items() if e.kind == "periodic" and not e.states]
@@ -316,6 +319,8 @@ class _Reader:
         if verb == "loose" and other:
             return  # "Bedside monitors in a 24-bed ICU": the entity itself
         quantity = re.match(r"(?:number|count|amount|total|quantity) of\b", it.words, re.I)
+        if verb == "quantity":  # "flue gas temperature" in a terse list: a measurement, known or not
+            verb = "report"
         if verb == "loose":  # a bare chunk of terse text: only a clear measurement or attribute counts
             owned = re.search(r"\b(?:of|for|per) (?:each|every) \w+", it.raw, re.I)  # "the airline of each bag"
             if (owned and not (m and m.score >= 0.85) and not it.unit) or \
