@@ -24,7 +24,7 @@ BUILD_ENV = {"CHRONOEVAL_MODEL": "none", "CHRONOEVAL_EMBEDDINGS": "hash"}
 
 def corpus_files() -> list[Path]:
     """The description files of the corpus, sorted by slug."""
-    return sorted(CORPUS_DIR.glob("*.yaml"))
+    return sorted(p for p in CORPUS_DIR.glob("*.yaml") if p.name != "known_unmet.yaml")
 
 
 def load_description(path: Path) -> dict:
@@ -33,7 +33,8 @@ def load_description(path: Path) -> dict:
 
 
 def build_offline(text: str, out: Path, work: Path) -> tuple[int, str]:
-    """``chronoeval build TEXT -o OUT --yes --no-memory --seed 0`` in-process, offline, with private
+    """``chronoeval build TEXT -o OUT --yes --no-memory --seed 0 --world-only`` in-process, offline (the
+    expectations are about the world: no questions are synthesized), with private
     cache/memory/home directories under ``work``. Returns (exit code, console output)."""
     from typer.testing import CliRunner
 
@@ -41,7 +42,8 @@ def build_offline(text: str, out: Path, work: Path) -> tuple[int, str]:
 
     env = {**BUILD_ENV, "CHRONOEVAL_MEMORY_DIR": str(work / "memory"), "CHRONOEVAL_CACHE_DIR": str(work / "cache"),
            "CHRONOEVAL_HOME": str(work / "home")}
-    result = CliRunner().invoke(app, ["build", text, "-o", str(out), "--yes", "--no-memory", "--seed", "0"], env=env)
+    result = CliRunner().invoke(app, ["build", text, "-o", str(out), "--yes", "--no-memory", "--seed", "0",
+                                      "--world-only"], env=env)
     crash = result.exception if result.exception and not isinstance(result.exception, SystemExit) else None
     return result.exit_code, result.output + (f"\n{type(crash).__name__}: {crash}" if crash else "")
 
@@ -68,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="build only this slug (file name without .yaml)")
     parser.add_argument("--keep", type=Path, help="write the bundles here (a new directory) instead of a temporary one")
     parser.add_argument("--rescore", type=Path, help="build nothing: score the bundles an earlier --keep wrote here")
+    parser.add_argument("--record-known", action="store_true",
+                        help="write the unmet expectations to tests/data/descriptions/known_unmet.yaml (the test's ratchet)")
     args = parser.parse_args(argv)
     if args.keep and args.keep.exists() and any(args.keep.iterdir()):
         print(f"{args.keep} is not empty; give a new --keep directory, or --rescore it", file=sys.stderr)
@@ -82,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         root.mkdir(parents=True, exist_ok=True)
         met_all = total_all = perfect = 0
         by_kind: dict[str, list[int]] = {}
+        known: dict[str, list[str]] = {}
         for path in files:
             t0 = time.monotonic()
             met, total, unmet = report_one(path, root, build=args.rescore is None)
@@ -91,9 +96,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.stem}: {met}/{total} ({100 * met / total:.0f}%) in {time.monotonic() - t0:.0f}s", flush=True)
             for sentence in unmet:
                 print(f"    - {sentence}", flush=True)
+            if unmet:
+                known[path.stem] = unmet
         print(f"overall: {met_all}/{total_all} expectations met ({100 * met_all / max(total_all, 1):.1f}%); "
               f"{perfect}/{len(files)} descriptions meet all of theirs")
         print("by kind: " + ", ".join(f"{k} {m}/{t} ({100 * m / max(t, 1):.1f}%)" for k, (m, t) in sorted(by_kind.items())))
+    if args.record_known and args.only is None:
+        (CORPUS_DIR / "known_unmet.yaml").write_text(
+            "# Expectations the offline build does not meet yet (issue 14 stays open while this file is not empty).\n"
+            "# Written by: python -m tests.graph.corpus_report --record-known; the corpus test fails on any change.\n"
+            + yaml.safe_dump(known, sort_keys=True, allow_unicode=True, width=200))
     return 0
 
 

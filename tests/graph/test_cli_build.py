@@ -90,6 +90,7 @@ def _scripted(body: dict) -> dict:
         return {"name": "k8s", "description": PODS,
                 "entity": {"name": "pod", "plural": "pods", "count": 6, "cadence": "10m",
                            "measurements": [{"name": "restarts", "words": "restarts"},
+                                            {"name": "oom_kills", "words": "OOM kills"},
                                             {"name": "cpu_throttling", "words": "CPU throttling"}]},
                 "horizon": "2d", "evidence": {"count": "llm"}}
     status = json.loads(body["messages"][-1]["content"])
@@ -126,3 +127,24 @@ def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_se
     assert "LLM draft merged into the offline reading" in report and "measurement levels from the LLM" in report
     assert "count 6 (LLM; the rules read none)" in report
     assert "incident plan from the LLM: spike, data_outage" in report
+
+
+def test_a_description_with_nothing_to_model_exits_2_and_says_what_is_needed(tmp_path):
+    env = _env(tmp_path)
+    for text in ("banana", "   "):
+        r = _cli(["build", text, "-o", str(tmp_path / "b"), "--yes", "--no-memory"], env)
+        assert r.returncode == 2, r.stderr
+        assert "what a description needs" in r.stderr and "Traceback" not in r.stderr
+        assert not (tmp_path / "b").exists()
+
+
+def test_what_the_text_names_but_the_catalog_lacks_is_warned_and_reported(tmp_path):
+    out = tmp_path / "bees"
+    r = _cli(["build", "40 beehives reporting hive weight in kg and wingbeat harmonics every hour over 2 days",
+              "-o", str(out), "--yes", "--no-memory", "--world-only"], _env(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "warning: not understood: 'wingbeat harmonics'" in r.stderr
+    report = (out / "report.md").read_text()
+    assert "### Not understood" in report and "wingbeat harmonics" in report
+    checks = json.loads((out / "checks.json").read_text())
+    assert any(c["name"] == "plausibility" and c["passed"] for c in checks)

@@ -136,12 +136,81 @@ def test_a_quantity_may_be_a_numeric_attribute_and_event_logs_are_checked_on_the
     assert len(unmet) == 2 and "'checkout'" in unmet[0] and "users.age spans" in unmet[1], unmet
 
 
+KNOWN_UNMET_FILE = Path(__file__).resolve().parents[1] / "data" / "descriptions" / "known_unmet.yaml"
+_BUILT: dict[str, tuple[int, str, Path]] = {}
+
+
+@pytest.fixture(scope="module")
+def corpus_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("corpus")
+
+
+def _bundle(path: Path, root: Path) -> tuple[int, str, Path]:
+    """The offline build of one description (world only), once per test session."""
+    if path.stem not in _BUILT:
+        out = root / path.stem
+        code, output = build_offline(load_description(path)["description"], out, root / f"{path.stem}-work")
+        _BUILT[path.stem] = (code, output, out)
+    return _BUILT[path.stem]
+
+
+def _known_unmet() -> dict[str, list[str]]:
+    import yaml
+
+    return yaml.safe_load(KNOWN_UNMET_FILE.read_text()) or {} if KNOWN_UNMET_FILE.exists() else {}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_a_described_domain_meets_what_an_expert_expects(path, tmp_path):
-    case = load_description(path)
-    out = tmp_path / "bundle"
-    code, output = build_offline(case["description"], out, tmp_path / "work")
+def test_a_described_domain_meets_what_an_expert_expects(path, corpus_root):
+    """Every expectation is met, except those recorded in known_unmet.yaml (the open part of issue 14):
+    a ratchet that fails on any change, better or worse, so the file always says what is still unmet."""
+    code, output, out = _bundle(path, corpus_root)
     assert code == 0, output
-    unmet = check_bundle(out, case["expect"])
-    assert unmet == [], f"{path.stem}: {len(unmet)} unmet expectation(s):\n- " + "\n- ".join(unmet)
+    unmet = check_bundle(out, load_description(path)["expect"])
+    known = _known_unmet().get(path.stem, [])
+    assert unmet == known, (f"{path.stem}: {len(unmet)} unmet expectation(s), {len(known)} recorded in "
+                            f"{KNOWN_UNMET_FILE.name}:\n- " + "\n- ".join(unmet))
+
+
+@pytest.mark.slow
+def test_no_generated_value_leaves_its_catalog_bounds(corpus_root):
+    """Property over every bundle of the corpus: a column modelled on a catalog archetype never leaves
+    the archetype's hard bounds and is whole where the archetype is (read from the catalog itself, not
+    from the spec the build wrote)."""
+    import duckdb
+
+    from knowledge.catalog import load_catalog
+    from tools.describe.units import convert
+    from tools.spec import load_spec
+
+    catalog = load_catalog()
+    bad, checked = [], 0
+    for path in FILES:
+        code, _output, out = _bundle(path, corpus_root)
+        if code != 0:
+            continue
+        spec = load_spec(out / "spec.yaml")
+        con = duckdb.connect(str(out / "data.duckdb"), read_only=True)
+        for e in spec.entities:
+            for m in e.measurements:
+                source = (m.plausible.source if m.plausible else "") or ""
+                if not source.startswith("catalog: ") or m.hidden or not e.emission:
+                    continue
+                arch = catalog.measurement(source.split(": ", 1)[1])
+                lo, hi = arch.bounds
+                if m.unit and arch.unit and convert(1.0, arch.unit, m.unit) not in (None, 1.0):
+                    lo = None if lo is None else convert(lo, arch.unit, m.unit)
+                    hi = None if hi is None else convert(hi, arch.unit, m.unit)
+                col, table = f'"{m.name}"', f'"{e.table_name}"'
+                got_lo, got_hi, frac = con.execute(
+                    f"SELECT min({col}), max({col}), count(*) FILTER (WHERE {col} <> round({col})) FROM {table}").fetchone()
+                checked += 1
+                tol = 1e-6
+                if got_lo is not None and ((lo is not None and got_lo < lo - tol) or (hi is not None and got_hi > hi + tol)):
+                    bad.append(f"{path.stem}: {e.table_name}.{m.name} in [{got_lo}, {got_hi}], catalog "
+                               f"{arch.id} bounds [{lo}, {hi}]")
+                if arch.integer and frac:
+                    bad.append(f"{path.stem}: {e.table_name}.{m.name} has {frac} non-whole values ({arch.id} is whole)")
+        con.close()
+    assert checked > 100 and not bad, "\n".join(bad)

@@ -21,7 +21,7 @@ NOT_ENTITIES = {"value", "reading", "measurement", "metric", "event", "row", "re
                 "digit", "decimal", "place", "hour", "minute", "day", "week", "month", "year", "times"}
 TIME_WORDS = {"second", "minute", "hour", "day", "week", "month", "year", "sec", "min", "hr", "ms", "wk", "wks",
               "hrs", "mo", "mos", "yr", "yrs", "mins", "secs", "days", "weeks", "months", "night",
-              "morning", "evening", "shift", "time", "percent", "degree", "kwh", "km", "mile", "meter", "metre"}
+              "morning", "evening", "shift", "time"}
 REPORT = (r"reporting|reports?|send(?:s|ing)?|stor(?:e|es|ing)|keep(?:s|ing)?|emit(?:s|ting)?|measur(?:e|es|ing)|track(?:s|ing)?|"
           r"record(?:s|ing)?|collect(?:s|ing)?|log(?:s|ging)?|monitor(?:s|ing|ed)?|stream(?:s|ing)?|"
           r"captur(?:e|es|ing)|produc(?:e|es|ing)|push(?:es|ing)?|publish(?:es|ing)?|with(?!\s+(?:about\s+|around\s+)?\d)|readings? of|"
@@ -107,7 +107,8 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
                 words += more.group(1)  # "120 Kubernetes pods": the head noun is the last plural
             last = words.split()[-1]
             head = singular(last.lower())
-            if head in TIME_WORDS or (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES:
+            single = len(words.split()) == 1  # "200 meters" is a length, "200 smart meters" are meters
+            if head in TIME_WORDS or single and ((_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES):
                 continue
             cands = ents.lexical(words)
             cands = [c for c in cands if c.score >= 0.8]

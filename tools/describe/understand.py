@@ -46,8 +46,8 @@ def _ent_name(m: EntityMention) -> str:
     """The entity's name in the user's words: the head noun and one modifier, singular."""
     words = [w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", m.words.lower())
              if w not in ("of", "the", "our", "all", "some")]
-    if len(words) > 1 and "-" in words[-2]:
-        words = words[:-2] + words[-1:]  # "ride-hailing drivers" are drivers
+    if len(words) > 1 and ("-" in words[-2] or (words[-2].endswith("ed") and len(words[-2]) > 4)):
+        words = words[:-2] + words[-1:]  # "ride-hailing drivers" are drivers, "refrigerated trucks" trucks
     words = [w for w in words if not w.isdigit()][-2:]
     if len(words) == 2 and words[0] in ("smart", "new", "old", "big", "small", "many", "other", "checked", "active"):
         words = words[1:] if words[0] not in ("smart",) else words
@@ -180,7 +180,7 @@ class _Reader:
         head = singular(found[-1])
         for name, e in self.entities.items():
             own = set(name.split("_")) | {singular(w) for w in re.findall(r"[a-z]+", e.words.lower())}
-            if head in own - {"smart", "data", "the", "of", "unit", "system", "ci", "api"} or head == name:
+            if head in own - {"smart", "data", "the", "of", "system", "ci", "api"} or head == name:
                 return name
         return None
 
@@ -211,9 +211,12 @@ class _Reader:
             ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
             events = [n for n, e in self.entities.items() if e.kind == "lifecycle"]
             bare = [n for n, e in self.entities.items() if e.kind == "periodic" and not e.states]
-            device = {state_role(x, False, self.catalog, k)[0] for k, x in enumerate(f.states)}
+            read = [state_role(x, False, self.catalog, k) for k, x in enumerate(f.states)]
+            device = {role for role, understood in read if understood}
+            subject = m.group(1).split()[-1].lower() if m else ""
+            steps = re.search(r"\bthen\b", f.state_words or s, re.I) is not None  # "..., then packaged or dumped"
             if m and len(bare) == 1 and not self.head_owner(m.group(1)) and device & DEVICE_ROLES and \
-                    not device & {"success", "cancelled"}:
+                    not device & {"success", "cancelled"} and not steps and singular(subject) == subject:
                 self.owner[i] = bare[0]  # "the reefer unit is cooling, defrosting or failed": the truck's states
                 continue
             if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
@@ -225,6 +228,9 @@ class _Reader:
                     self.owner[i] = self.head_owner(lead.group(1))
                 continue
             known = self.head_owner(m.group(1))
+            said = singular(m.group(1).split()[-1].lower())
+            if known and said != known.split("_")[-1] and (steps or ends):
+                known = None  # "infusions are started, ..., then completed" beside "infusion pumps": the events
             cands = [c for c in index(self.catalog, "entities").lexical(m.group(1)) if c.score >= 0.8]
             same = next((n for n, e in self.entities.items() if cands and e.catalog_id == cands[0].id), None)
             if known or same:
@@ -232,11 +238,6 @@ class _Reader:
                 continue
             head = singular(m.group(1).split()[-1].lower())
             if not f.states or head in TIME_WORDS or head in ("it", "they", "this", "that", "there"):
-                continue
-            ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
-            bare = [n for n, e in self.entities.items() if e.kind == "periodic" and not e.states]
-            if not ends and len(bare) == 1 and not EVENT_WORDS.search(s):
-                self.owner[i] = bare[0]  # "a well is pumping, idle or shut-in": the pumpjack's own states
                 continue
             attr = best_match(self.catalog, "attributes", m.group(1), self.semantic)
             values = [v.strip() for v in split_items(re.sub(r"^\s*(?:is|are|can be|may be|either)\s+(?:either\s+)?", "",

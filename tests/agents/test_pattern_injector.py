@@ -1,0 +1,48 @@
+"""A failing incident never stays silently: after the allowed adjustments it is removed from the spec
+(and the data regenerated without it), and the decision log says so."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from agents.pattern_injector import pattern_injector
+from graph.context import BuildContext
+from tools.spec import dump_spec, parse_spec_text
+
+SPEC = """
+name: pumps
+seed: 2
+horizon: 3d
+entities:
+  - name: pump
+    table: pump_metrics
+    id: {column: pump_id, format: "PUMP_{i:02d}"}
+    count: 10
+    emission: {kind: periodic, cadence: 15m}
+    measurements:
+      - {name: pressure, base: 5, noise: {kind: ar, phi: [0.6], sigma: 0.3}, bounds: [0, 20], decimals: 2}
+incidents:
+  - kind: level_shift
+    id: invisible_shift
+    target: {entity: pump, random: 2}
+    window: {start: "day 2 06:00", duration: 4h}
+    effects: {pressure: "0.1sigma"}
+  - kind: data_outage
+    id: pump_outage
+    target: {entity: pump, random: 2}
+    window: {start: "day 1 12:00", duration: 2h}
+"""
+
+
+def test_an_incident_still_failing_after_the_adjustments_is_removed(tmp_path):
+    spec_yaml = dump_spec(parse_spec_text(SPEC, "spec.yaml"))
+    state = {"spec_yaml": spec_yaml, "out": str(tmp_path / "b"), "stale": []}
+    runtime = SimpleNamespace(context=BuildContext(max_injection_retries=0))
+    res = pattern_injector(state, runtime)
+    assert not res.get("error") and res["bundle_ready"] and not res["checks_failed"]
+    kept = [i.id for i in parse_spec_text(res["spec_yaml"], "spec.yaml").incidents]
+    assert kept == ["pump_outage"]
+    on_disk = [i["id"] for i in json.loads((tmp_path / "b" / "incidents.json").read_text())["incidents"]]
+    assert on_disk == ["pump_outage"]  # the data was regenerated without it
+    assert any("invisible_shift: removed" in d["decision"] for d in res["decisions"])
