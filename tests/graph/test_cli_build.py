@@ -121,7 +121,7 @@ def test_full_build_over_http_and_resume_repeats_no_llm_call(tmp_path, openai_se
                    for m in ("draft the data it", "simulate realistic telemetry"))  # nothing done twice
     routes = [r for r in later if "You orchestrate" in r["messages"][0]["content"]]
     assert len(routes) == 4  # pattern_injector, query_synthesizer, paraphraser, finish: nothing repeated
-    m = json.loads((out / "manifest.json").read_text())["tables"]["pod_metrics"]
+    m = json.loads((out / "manifest.json").read_text())["tables"]["kubernetes_pod_metrics"]  # the text's name
     assert m["entities"] == 6
     report = (out / "report.md").read_text()
     assert "LLM draft merged into the offline reading" in report and "measurement levels from the LLM" in report
