@@ -108,7 +108,8 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
             last = words.split()[-1]
             head = singular(last.lower())
             single = len(words.split()) == 1  # "200 meters" is a length, "200 smart meters" are meters
-            if head in TIME_WORDS or single and ((_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES):
+            if head in TIME_WORDS or single and not per_day and (
+                    (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES):  # "20000 bags a day" are bags
                 continue
             cands = ents.lexical(words)
             cands = [c for c in cands if c.score >= 0.8]
