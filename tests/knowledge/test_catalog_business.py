@@ -9,17 +9,11 @@ import numpy as np
 import pint
 import pytest
 
-from knowledge.catalog import CATALOG_DIR, load_catalog_from
 from tools.spec.durations import parse_duration
 
 OWN_FIELDS = ("payments", "product_analytics", "support_ops", "mobility", "logistics")
 FIXED_DIRECTION = {"spike": "up", "dip": "down"}
 CURRENCIES = ("USD", "EUR", "GBP")
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog_from(CATALOG_DIR)
 
 
 @pytest.fixture(scope="module")

@@ -6,18 +6,12 @@ from __future__ import annotations
 import pint
 import pytest
 
-from knowledge.catalog import CATALOG_DIR, load_catalog_from
 from tools.describe.match import best_match
 
 OWN_FIELDS = ("network", "compute", "application", "security")
 MIN_MEASUREMENTS = {"network": 20, "compute": 20, "application": 25, "security": 12}
 RAISES = {"spike", "flash_crowd"}  # kinds that can only push values up
 LOWERS = {"dip"}
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog_from(CATALOG_DIR)
 
 
 @pytest.fixture(scope="module")

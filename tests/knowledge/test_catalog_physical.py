@@ -8,18 +8,13 @@ from collections import Counter
 import pint
 import pytest
 
-from knowledge.catalog import CATALOG_DIR, catalog_files, load_catalog_from
+from knowledge.catalog import catalog_files
 from tools.spec.durations import parse_duration
 
 PHYSICAL_FIELDS = {
     "vital_signs": 20, "healthcare_ops": 15, "energy": 35, "environment": 25, "rotating_machinery": 18,
     "manufacturing": 20, "agriculture": 20,
 }
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog_from(CATALOG_DIR)
 
 
 @pytest.fixture(scope="module")
