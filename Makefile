@@ -39,6 +39,8 @@ bench: $(STAMP)  # on a quiet machine: the figures move with load (README, Perfo
 	$(PY) bench/bench_infer.py
 	$(PY) bench/bench_memory.py
 	$(PY) bench/bench_harness.py
+	$(PY) bench/bench_describe.py
+	$(PY) bench/bench_grade.py
 
 clean:
 	rm -rf $(VENV) out build *.egg-info
