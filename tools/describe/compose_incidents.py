@@ -36,7 +36,7 @@ def room(key: dict, up: bool) -> float:
     edge = hi if up else lo
     if edge is None or spread <= 0:
         return math.inf
-    start = max(levels) if up else min(levels)
+    start = max(levels) if up else base  # states stack up to the top; a down state already sits at the bottom
     return (edge - start) / spread if up else (start - edge) / spread
 
 
@@ -49,11 +49,12 @@ def _sized(key: dict, arch: MeasurementArchetype | None, wanted: float, up: bool
 
 
 def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Catalog, field: str | None,
-          avoid: set[str]) -> tuple[str, Any] | None:
-    """The measurement a field's incident archetype names, else the first health-like one; only
-    measurements with room for a detectable change the worse way."""
-    present = {k["name"] for k in keys if (not k.get("integer") or k.get("noise", {}).get("kind") != "poisson")
-               and _sized(k, archs.get(k["name"]), 8.0) is not None}
+          avoid: set[str], need_room: bool = True) -> tuple[str, Any] | None:
+    """The measurement a field's incident archetype names, else the first health-like one; for value
+    incidents only measurements with room for a detectable change the worse way."""
+    present = {k["name"] for k in keys if (not need_room or (
+        (not k.get("integer") or k.get("noise", {}).get("kind") != "poisson")
+        and _sized(k, archs.get(k["name"]), 8.0) is not None))}
     for inc in catalog.incidents:
         if field and inc.field != field or inc.kind not in VALUE_KINDS:
             continue
@@ -106,7 +107,7 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
     if not [k for k in asked if k not in ("data_outage", "kpi_degradation")]:
         decisions.append(f"incidents {', '.join(extra)}: added by default (more incident kinds for the suite)")
     for kind in extra:
-        pick = _pick(keys, archs, catalog, None, used)
+        pick = _pick(keys, archs, catalog, None, used, need_room=kind not in ("flatline", "null_burst"))
         if pick is None or kind not in ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline",
                                         "null_burst"):
             decisions.append(f"incident {kind}: asked for, but no further measurement or a kind reporters cannot "

@@ -15,6 +15,7 @@ from tools.describe.catalog_model import Catalog
 from tools.describe.compose_machine import TERMINAL_ROLES, state_role
 from tools.describe.draft import AttributeDraft, DescriptionError, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import (
+    _INCIDENT_WORDS,
     _duration,
     find_entity,
     find_horizon,
@@ -304,6 +305,8 @@ class _Reader:
                     self.add_attribute(e, head, f"across {n} {head}s", n_values=n)
 
     def place_item(self, e: EntityDraft, verb: str, it) -> None:
+        if any(re.search(rf"\b(?:{pattern})", it.words, re.I) for pattern, _kind in _INCIDENT_WORDS):
+            return  # "with an outage on a few sites": an incident wish, read by find_incidents
         ents = index(self.catalog, "entities").lexical(it.words)
         other = self.head_owner(it.words)
         if verb in ("have", "colon") and other and other != e.name and not it.values:
