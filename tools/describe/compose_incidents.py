@@ -75,9 +75,10 @@ def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Cat
 
 def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], archs: dict[str, MeasurementArchetype],
                        catalog: Catalog, field: str | None, horizon_days: int, asked: list[str],
-                       decisions: list[str]) -> list[dict]:
+                       decisions: list[str], asked_words: dict[str, str] | None = None) -> list[dict]:
     """A degradation of the health metric, an outage, and the asked kinds (or a stuck value and a
-    spike by default) on distinct measurements."""
+    spike by default) on distinct measurements; an asked kind goes on the measurement its words name
+    ("a slow pressure drift" drifts the pressure)."""
     out: list[dict] = []
     day = lambda i: min(horizon_days, max(1, i))  # noqa: E731 - a clamp
     short = horizon_days < 1
@@ -107,7 +108,10 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
     if not [k for k in asked if k not in ("data_outage", "kpi_degradation")]:
         decisions.append(f"incidents {', '.join(extra)}: added by default (more incident kinds for the suite)")
     for kind in extra:
-        pick = _pick(keys, archs, catalog, None, used, need_room=kind not in ("flatline", "null_burst"))
+        words = (asked_words or {}).get(kind, "").lower()
+        named = next((k["name"] for k in keys if k["name"] not in used and k["name"].replace("_", " ") in words), None)
+        pick = (named, None) if named else _pick(keys, archs, catalog, None, used,
+                                                 need_room=kind not in ("flatline", "null_burst"))
         if pick is None or kind not in ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline",
                                         "null_burst"):
             decisions.append(f"incident {kind}: asked for, but no further measurement or a kind reporters cannot "

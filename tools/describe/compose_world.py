@@ -14,10 +14,10 @@ import re
 from typing import Any
 
 from tools.describe.catalog_model import Catalog, EntityArchetype, MeasurementArchetype
-from tools.describe.compose import DEFAULT_MEASUREMENTS, DEFAULT_STATES, _kind_of
 from tools.describe.compose_incidents import lifecycle_incidents, reporter_incidents
 from tools.describe.compose_machine import TERMINAL_ROLES, lifecycle_machine, reporter_machine, state_role
 from tools.describe.compose_values import PEAKS, generic_measurement, measurement_spec
+from tools.describe.defaults import DEFAULT_MEASUREMENTS, DEFAULT_STATES, reporter_kind
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
 from tools.spec.durations import parse_duration
@@ -128,7 +128,7 @@ class _Composer:
             self.decisions.append(f"{e.name} states {', '.join(states)}: catalog defaults for "
                                   f"'{arch.id}' (the text names none)")
         else:
-            kind = "software" if _kind_of(self.draft) == "software" else "hardware"
+            kind = reporter_kind(self.draft)
             states = list(DEFAULT_STATES[kind]) if e.kind != "lifecycle" else ["started", "in_progress", "completed",
                                                                                "failed"]
             self.decisions.append(f"{e.name} states {', '.join(states)}: default (the text names none)")
@@ -141,7 +141,7 @@ class _Composer:
             self.decisions.append(f"{e.name} measurements {', '.join(m.name for m in mds)}: catalog defaults "
                                   "(the text names none)")
         elif not mds and e.kind != "static":
-            kind = "software" if _kind_of(self.draft) == "software" else "hardware"
+            kind = reporter_kind(self.draft)
             mds = [MeasurementDraft(name=n) for n in DEFAULT_MEASUREMENTS[kind]]
             self.decisions.append(f"{e.name} measurements {', '.join(m.name for m in mds)}: defaults (the text "
                                   "names none)")
@@ -199,7 +199,7 @@ class _Composer:
             per_day = arch.typical_count if arch else 500
             count = e.count or min(per_day * self.days, 40_000)
             if not e.count:
-                self.decisions.append(f"{e.plural}: {count:,} over the horizon (default: {per_day:,} a day"
+                self.decisions.append(f"count {count:,} {e.plural} over the horizon: default ({per_day:,} a day"
                                       f"{', capped to keep the build fast' if count < per_day * self.days else ''})")
             dur = parse_duration(arch.typical_duration) if arch and arch.typical_duration else 3600
             ent.update(table=e.plural, count=count, attributes=attrs, states=machine,
@@ -216,7 +216,7 @@ class _Composer:
             steps = max(1, int(self.horizon_s // parse_duration(cadence)))
             count = e.count or max(4, min(arch.typical_count if arch else 40, TARGET_ROWS // steps))
             if not e.count:
-                self.decisions.append(f"{e.plural}: {count} (default, about {count * steps:,} rows)")
+                self.decisions.append(f"count {count} {e.plural}: default (about {count * steps:,} rows)")
             machine = reporter_machine(states, roles, self.catalog, parse_duration(cadence))
             ent.update(table=f"{e.name}_metrics", static_table=e.plural, count=count, attributes=attrs,
                        states=machine, emission={"kind": "periodic", "cadence": cadence})
@@ -236,7 +236,7 @@ class _Composer:
     def static_count(self, e: EntityDraft, arch: EntityArchetype | None) -> int:
         children = [x for x in self.draft.entities if e.name in x.parents]
         n = max(10, min(2000, (children[0].count or 400) // 4)) if children else (arch.typical_count if arch else 100)
-        self.decisions.append(f"{e.plural}: {n} (default)")
+        self.decisions.append(f"count {n} {e.plural}: default")
         return n
 
 
@@ -254,7 +254,9 @@ def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[
         if e.kind == "periodic":
             incidents += reporter_incidents(e.name, noun, ent["count"], ent["measurements"], c.archs, catalog,
                                             arch.field if arch else None, c.days, draft.incident_hints
-                                            if e is draft.entity else [], c.decisions)
+                                            if e is draft.entity else [], c.decisions,
+                                            {k[len("incident "):]: v for k, v in draft.evidence.items()
+                                             if k.startswith("incident ")})
         elif e.kind == "lifecycle" and c.horizon_s >= 86400:
             attr = next((a for a in ent["attributes"] if a["dist"]["kind"] == "categorical"), None)
             if attr is None:

@@ -2,7 +2,7 @@
 
 The schema-inference agent produces a ``DomainDraft`` (offline with the rules in
 ``tools.describe.extract``, or as an LLM's structured output); the spec writer turns it into a
-valid spec (``tools.describe.compose``). ``evidence`` records which words each part came from, so
+valid spec (``tools.describe.compose_world``). ``evidence`` records which words each part came from, so
 the build report can say what was taken from the user's text and what was a default.
 """
 

@@ -1,19 +1,15 @@
-"""Read a plain-language domain description into a ``DomainDraft`` with rules (the offline path).
-
-It finds the entity that reports ("40 turbines", "Kubernetes pods with ...", "... per region"),
-its count, what it reports (the list after "reporting"/"with"/"tracking"), its states ("go through
-normal, curtailed, fault and maintenance", "are heating, cooling, idle or faulted"), the cadence
-("every 10 minutes", "hourly"), the horizon ("over two weeks", "for 30 days"), grouping attributes
-("per region", "across 4 zones") and incident wishes ("an outage", "a latency spike"). Every part
-records the words it came from; what the text does not say is left empty for the spec writer's
-defaults, and the evidence says so.
+"""Rules for the pieces of a description: the reporting entity (the fallback when no noun is
+counted or known to the catalog), cadences ("every 10 minutes", "hourly"), horizons ("over two
+weeks"), measurement and state lists, grouping attributes and incident wishes ("an outage", "a
+latency spike"), plus the small English helpers (snake, singular, plural, numbers). The reader that
+uses them is ``tools.describe.understand``; ``tools.describe.edit`` applies them to review edits.
 """
 
 from __future__ import annotations
 
 import re
 
-from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
+from tools.describe.draft import AttributeDraft, MeasurementDraft
 
 NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -67,6 +63,7 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
         return word[:-1]
     return word
+
 
 
 def plural(word: str) -> str:
@@ -231,33 +228,3 @@ def nearest_pack(text: str) -> str | None:
     scores = {p: len(re.findall(rf"\b(?:{w})", text, re.I)) for p, w in _PACK_WORDS.items()}
     best = max(scores, key=lambda p: (scores[p], p))
     return best if scores[best] else None
-
-
-def extract_draft(description: str) -> DomainDraft:
-    """Everything the rules can read from a description (see the module docstring)."""
-    text = " ".join(description.split())
-    if not text:
-        raise ValueError("the description is empty; describe the domain, e.g. '40 wind turbines reporting "
-                         "vibration and power output every 10 minutes'")
-    ent, count, subject, ent_words = find_entity(text)
-    evidence = {"entity": ent_words, "count": ent_words if count else "default: not stated"}
-    measurements, m_words = find_measurements(text, ent)
-    evidence["measurements"] = m_words or "default: none named"
-    states, s_words = find_states(text)
-    evidence["states"] = s_words or "default: none named"
-    cadence, c_words = find_cadence(text)
-    evidence["cadence"] = c_words or "default: not stated"
-    horizon, h_words = find_horizon(text)
-    evidence["horizon"] = h_words or "default: not stated"
-    attrs = find_attributes(text, ent)
-    for a, words in attrs:
-        evidence[f"attribute {a.name}"] = words
-    incidents = find_incidents(text)
-    for kind, words in incidents:
-        evidence[f"incident {kind}"] = words
-    event_driven = cadence is None and bool(re.search(r"\b(?:events?|logs?|clickstream|clicks)\b", text, re.I))
-    name = subject if subject and subject != ent and len(subject) <= 40 else plural(ent)
-    entity = EntityDraft(name=ent, plural=plural(ent), count=count, states=states, measurements=measurements,
-                         attributes=[a for a, _ in attrs], cadence=cadence, event_driven=event_driven)
-    return DomainDraft(name=snake(name), description=text, entity=entity, horizon=horizon,
-                       incident_hints=[k for k, _ in incidents], nearest_pack=nearest_pack(text), evidence=evidence)

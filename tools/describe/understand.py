@@ -36,6 +36,17 @@ from tools.describe.mentions import (
 from tools.describe.phrases import Item, sentences, split_items, words_to_numbers
 from tools.describe.units import parse_unit
 
+PLACE_NOUNS = {"farm", "farms", "park", "parks", "field", "fields", "plant", "plants", "site", "sites", "station",
+               "stations", "building", "buildings", "room", "rooms", "house", "houses", "hall", "yard", "shop", "system"}
+
+
+def _word_end(text: str, word_index: int, words: str) -> int:
+    """Character offset just after the catalog words found at ``word_index`` of ``text``."""
+    spans = list(re.finditer(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*", text))
+    last = min(len(spans) - 1, word_index + len(words.split()) - 1)
+    return spans[last].end() if spans else 0
+
+
 DEVICE_ROLES = {"normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving", "low",
                 "high", "tampered"}
 NEEDS = ("what a description needs: the thing that reports or happens (\"40 wind turbines\", \"ride-hailing "
@@ -473,7 +484,9 @@ class _Reader:
                     continue
                 id_ = best.id  # of the entries sharing the words, the one that fits the entity best
                 low = words.lower()
-                if low in named_in_lists or low in " ".join(e.states).replace("_", " ") or low in entity_words:
+                after = f.text[_word_end(f.text, pos, words):].split()[:1]
+                if low in named_in_lists or low in " ".join(e.states).replace("_", " ") or low in entity_words or \
+                        (after and after[0].lower() in PLACE_NOUNS):  # "a wind farm" names no wind
                     continue
                 if any(m.catalog_id == id_ or m.name in (id_, snake(words)) for m in e.measurements) or len(words) < 3:
                     continue

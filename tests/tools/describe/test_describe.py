@@ -5,13 +5,27 @@ from __future__ import annotations
 
 import pytest
 
+from knowledge.catalog import load_catalog
 from tests.tools.describe.cases import CASES
 from tools.describe.adjust import adjust_incident, scale_magnitude
-from tools.describe.compose import compose_spec
+from tools.describe.compose_world import compose_world
+from tools.describe.draft import DescriptionError
 from tools.describe.edit import apply_edit
-from tools.describe.extract import extract_draft, find_cadence, find_horizon, singular
+from tools.describe.extract import find_cadence, find_horizon, singular
 from tools.describe.profiles import measurement_profile, state_class
+from tools.describe.understand import understand
 from tools.spec.io import dump_spec, parse_spec_text
+
+CATALOG = load_catalog()
+
+
+def extract_draft(text: str):
+    return understand(text, CATALOG)
+
+
+def compose_spec(draft):
+    spec, decisions, _notes = compose_world(draft, CATALOG)
+    return spec, decisions
 
 
 @pytest.mark.parametrize(("text", "entity", "count", "cadence", "horizon", "measurements", "states"), CASES,
@@ -96,5 +110,5 @@ def test_adjust_strengthens_or_moves():
 
 
 def test_empty_description_is_a_clear_error():
-    with pytest.raises(ValueError, match="description is empty"):
+    with pytest.raises(DescriptionError, match="description is empty"):
         extract_draft("   ")
