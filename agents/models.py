@@ -11,7 +11,7 @@
   An unreachable server (connection refused, DNS, timeout) makes the whole process go offline:
   one warning on stderr, None for this and every later call to that model (no more waiting on
   it), so build, chat and paraphrase finish on their deterministic paths instead of failing.
-- Responses are cached on disk (``CHRONOEVAL_CACHE_DIR``, default ``~/.cache/chronoeval/llm``), keyed
+- Responses are cached on disk (``CHRONOEVAL_CACHE_DIR``, default ``$CHRONOEVAL_HOME/cache/llm``), keyed
   by model + messages + output schema: a re-run with the cache makes no HTTP call.
 - ``usage()`` counts calls, cache hits, failures and tokens for reports.
 """
@@ -145,12 +145,10 @@ def model_id(model: Any) -> str:
 
 
 def cache_dir() -> Path:
-    """Where LLM responses are cached (``CHRONOEVAL_CACHE_DIR`` or the user's cache directory)."""
-    env = os.environ.get("CHRONOEVAL_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "chronoeval" / "llm"
+    """Where LLM responses are cached: ``$CHRONOEVAL_CACHE_DIR``, else ``$CHRONOEVAL_HOME/cache/llm``."""
+    from graph.paths import llm_cache_dir
+
+    return llm_cache_dir()
 
 
 def _messages(messages: Sequence[Any]) -> list[dict[str, str]]:

@@ -9,7 +9,6 @@ Sessions are checkpointed in SQLite (``--sessions``, default ``$CHRONOEVAL_HOME/
 from __future__ import annotations
 
 import json
-import os
 import sys
 import uuid
 from contextlib import nullcontext
@@ -36,9 +35,9 @@ def sessions_path(explicit: Path | None = None) -> Path:
     """Where build/chat sessions are checkpointed."""
     if explicit is not None:
         return explicit
-    home = os.environ.get("CHRONOEVAL_HOME")
-    base = Path(home) if home else Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "chronoeval"
-    return base / "sessions.sqlite"
+    from graph.paths import sessions_file
+
+    return sessions_file()
 
 
 def open_checkpointer(path: Path):

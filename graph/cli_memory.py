@@ -1,7 +1,7 @@
 """``chronoeval memory``: search, add, list and rebuild the RAG memory (knowledge/).
 
-Where the memory lives: ``--dir``, else ``$CHRONOEVAL_MEMORY_DIR``, else the user's data directory
-(``$XDG_DATA_HOME/chronoeval/memory``, ``~/.local/share/chronoeval/memory`` by default). The
+Where the memory lives: ``--dir``, else ``$CHRONOEVAL_MEMORY_DIR``, else ``$CHRONOEVAL_HOME/memory``
+(graph/paths.py; ``~/.local/share/chronoeval/memory`` by default). The
 embedding model: ``--embeddings``, else ``$CHRONOEVAL_EMBEDDINGS`` (a local sentence-transformers
 model directory, or ``hash`` for the model-free test embedder), else the bundled
 all-MiniLM-L6-v2. ``list`` never loads a model (and never imports torch).
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +27,7 @@ NOTE_KINDS = ("user_preference", "agent_failure", "generation_lesson", "judge_re
 DOC_KINDS = ("pack", "pattern", "template", "persona", "note", "doc")
 
 DirOpt = Annotated[Path | None, typer.Option(
-    "--dir", help="Memory directory (default: $CHRONOEVAL_MEMORY_DIR or ~/.local/share/chronoeval/memory).")]
+    "--dir", help="Memory directory (default: $CHRONOEVAL_MEMORY_DIR or $CHRONOEVAL_HOME/memory).")]
 EmbOpt = Annotated[str | None, typer.Option(
     "--embeddings", help="Embedding model: a local sentence-transformers directory, or `hash` "
                          "(default: $CHRONOEVAL_EMBEDDINGS or the bundled all-MiniLM-L6-v2).")]
@@ -36,16 +35,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON lines instead 
 
 
 def default_memory_dir() -> Path:
-    """``$CHRONOEVAL_MEMORY_DIR``, else the platform's per-user data directory + chronoeval/memory."""
-    if os.environ.get("CHRONOEVAL_MEMORY_DIR"):
-        return Path(os.environ["CHRONOEVAL_MEMORY_DIR"]).expanduser()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "chronoeval" / "memory"
+    """``$CHRONOEVAL_MEMORY_DIR``, else ``$CHRONOEVAL_HOME/memory`` (graph/paths.py)."""
+    from graph.paths import memory_dir
+
+    return memory_dir()
 
 
 def open_memory(dir: Path | None = None, embeddings: str | None = None, progress=None):

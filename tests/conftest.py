@@ -1,5 +1,7 @@
 """Shared pytest fixtures.
 
+- No test touches the user's real home: HOME is a private directory shared by the session (so
+  matplotlib's font cache is built once), CHRONOEVAL_HOME a fresh one per test, XDG_* unset.
 - Every test runs offline with a private LLM cache unless it asks otherwise: CHRONOEVAL_MODEL=none,
   CHRONOEVAL_CACHE_DIR under the test's tmp dir (no test ever reaches a network address but 127.0.0.1),
   and a private RAG memory with the model-free embedder (CHRONOEVAL_MEMORY_DIR, CHRONOEVAL_EMBEDDINGS=hash).
@@ -17,8 +19,21 @@ import pytest
 from tests.llm_server import ScriptedOpenAIServer
 
 
+@pytest.fixture(scope="session")
+def _session_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("user-home")
+
+
 @pytest.fixture(autouse=True)
-def _offline_llm(monkeypatch, tmp_path_factory):
+def _private_home(monkeypatch, tmp_path_factory, _session_home):
+    monkeypatch.setenv("HOME", str(_session_home))
+    monkeypatch.setenv("CHRONOEVAL_HOME", str(tmp_path_factory.mktemp("chronoeval-home")))
+    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _offline_llm(monkeypatch, tmp_path_factory, _private_home):
     monkeypatch.setenv("CHRONOEVAL_MODEL", "none")
     monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path_factory.mktemp("llm-cache")))
     # the RAG memory of CLI commands: a private directory and the model-free embedder (tests that
