@@ -124,12 +124,27 @@ def generate(
                                 "DuckDB schema `baseline`) for contrast questions.")] = False,
     allow_failed_checks: Annotated[bool, typer.Option(
         "--allow-failed-checks", help="Exit 0 even when a data-quality or pattern check fails.")] = False,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="local (one process, data/<table>.parquet) or dask (shards as dask.distributed tasks, "
+                         "data/<table>/part-NNNNN.parquet; same rows).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="With --engine dask: address of a running dask scheduler (tcp://host:8786); "
+                            "default: a LocalCluster on this machine.")] = None,
 ) -> None:
     """Generate the data bundle (spec.yaml, data/*.parquet, data.duckdb, incidents.json, manifest.json),
     then run the checks (checks.json, report.md, figures/). Exits 3 when a check fails."""
     from tools.spec import resolve_spec
 
     with errors():
+        if engine not in ("local", "dask"):
+            raise typer.BadParameter(f"--engine {engine!r}: use local or dask")
+        if scheduler and engine != "dask":
+            raise typer.BadParameter("--scheduler needs --engine dask")
+        if engine == "dask":
+            from graph.cli_base import register_user_errors
+            from tools.generate.distributed import SchedulerUnreachable
+
+            register_user_errors(SchedulerUnreachable)
         spec = resolve_spec(spec_or_pack)
         from graph.console import RichProgress, print_summary
         from tools.checks import check_bundle
@@ -138,7 +153,7 @@ def generate(
         found: list = []
         with RichProgress() as progress:
             summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress,
-                                      with_baseline=with_baseline,
+                                      with_baseline=with_baseline, engine=engine, scheduler=scheduler,
                                       finalize=lambda tmp: found.extend(check_bundle(tmp)))
         print_summary(summary)
         from graph.cli_verify import report_stale

@@ -115,7 +115,8 @@ def _untracked(out: Path, files: dict) -> list[str]:
     names = [n for n in CONTENT_FILES if (out / n).is_file()]
     data = out / "data"
     if data.is_dir():
-        names += sorted(str(p.relative_to(out)) for p in data.glob("*.parquet") if p.is_file())
+        names += sorted(str(p.relative_to(out)) for p in [*data.glob("*.parquet"), *data.glob("*/part-*.parquet")]
+                        if p.is_file())
     return [n for n in names if n not in files]
 
 

@@ -69,6 +69,8 @@ class BundleSummary:
     seconds: float
     tables: list[TableSummary] = field(default_factory=list)
     stale_removed: list[tuple[str, int]] = field(default_factory=list)  # temp dirs of killed runs (path, bytes)
+    engine: str = "local"
+    worker_peak_rss: dict[str, int] = field(default_factory=dict)  # dask: bytes per worker address
 
     @property
     def total_rows(self) -> int:
@@ -185,7 +187,9 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
 def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, scale: float = 1.0,
                     force: bool = False, progress: ProgressSink | None = None,
                     rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False,
-                    finalize: Callable[[Path], None] | None = None) -> BundleSummary:
+                    finalize: Callable[[Path], None] | None = None, engine: str = "local",
+                    scheduler: str | None = None, client=None, view_threshold_rows: int | None = None,
+                    ) -> BundleSummary:
     """Write ``spec.yaml``, ``data/*.parquet``, ``data.duckdb``, ``incidents.json`` and ``manifest.json``.
 
     Everything is built in a temp directory and renamed into place, so a failure leaves nothing.
@@ -193,7 +197,13 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     the complete bundle before the rename (the CLI runs the checks there), so its files are part
     of the atomic bundle and of manifest.json. ``out`` is locked for the whole run (a second writer
     gets ``LockHeldError`` at once); temp dirs left by killed runs are removed and listed in the summary.
+
+    ``engine="dask"`` runs the shards as dask.distributed tasks (on ``client``, else on the cluster at
+    ``scheduler``, else on a LocalCluster) and writes ``data/<table>/part-NNNNN.parquet``: the same rows
+    as the local engine; above ``view_threshold_rows`` rows data.duckdb holds views over the parts.
     """
+    if engine not in ("local", "dask"):
+        raise ValueError(f"unknown engine {engine!r}; use local or dask")
     if scale <= 0:
         raise ValueError(f"scale must be > 0 (got {scale})")
     if problems := scale_problems(spec, scale):
@@ -207,13 +217,44 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
         data = tmp / "data"
         data.mkdir()
         (tmp / "spec.yaml").write_text(dump_spec(resolved))
-        tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
+        if engine == "dask":
+            tables, records, summary_extra = _dask_tables(resolved, tmp, seed, scale, progress, rows_per_shard,
+                                                          with_baseline, scheduler, client, view_threshold_rows)
+        else:
+            tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
+            summary_extra = {}
         (tmp / "incidents.json").write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
         summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables,
-                                [(str(p), n) for p, n in lock.stale_removed])
+                                [(str(p), n) for p, n in lock.stale_removed], **summary_extra)
         if finalize is not None:
             finalize(tmp)
-        write_manifest(tmp, {"spec": spec.name, "seed": seed, "scale": scale,
+        write_manifest(tmp, {"spec": spec.name, "seed": seed, "scale": scale, **({"engine": engine} if engine != "local" else {}),
                              "tables": {t.name: {k: v for k, v in asdict(t).items() if k != "name"} for t in tables}})
     summary.seconds = round(time.perf_counter() - began, 3)
     return summary
+
+
+def _dask_tables(spec: Spec, tmp: Path, seed: int, scale: float, progress: ProgressSink, rows_per_shard: int,
+                 with_baseline: bool, scheduler: str | None, client, view_threshold_rows: int | None):
+    """``write_tables`` on a dask cluster (a LocalCluster unless ``client``/``scheduler`` is given)."""
+    from tools.generate.distributed import (
+        VIEW_THRESHOLD_ROWS,
+        cluster_client,
+        dask_write_tables,
+        worker_peak_rss,
+    )
+
+    own = cluster = None
+    if client is None:
+        own, cluster = cluster_client(scheduler)
+    try:
+        cl = client or own
+        tables, records = dask_write_tables(spec, tmp, seed, scale, progress, rows_per_shard, with_baseline, cl,
+                                            view_threshold_rows=VIEW_THRESHOLD_ROWS if view_threshold_rows is None
+                                            else view_threshold_rows)
+        return tables, records, {"engine": "dask", "worker_peak_rss": worker_peak_rss(cl)}
+    finally:
+        if own is not None:
+            own.close()
+        if cluster is not None:
+            cluster.close()

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tools.bundle.integrity import BundleIntegrityError
+from tools.bundle.layout import table_files
 from tools.bundle.paths import child_path
 from tools.queries.spec import Predicate, QuerySpec
 
@@ -41,10 +42,12 @@ class Frames:
 
     def _load(self, name: str) -> pd.DataFrame:
         if name not in self._cache:
-            path = child_path(self.bundle / "data", name, ".parquet")
+            files = table_files(self.bundle, name)  # one file, or the parts of --engine dask in part order
+            path = files[0] if len(files) == 1 else child_path(self.bundle / "data", name)
             try:
-                text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-                df = pq.read_table(path, read_dictionary=text).to_pandas(strings_to_categorical=True)
+                text = [f.name for f in pq.read_schema(files[0]) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+                source = files[0] if len(files) == 1 else [str(f) for f in files]
+                df = pq.read_table(source, read_dictionary=text).to_pandas(strings_to_categorical=True)
             except (pa.ArrowInvalid, OSError) as exc:
                 raise BundleIntegrityError(f"{path}: not a readable Parquet file ({exc}); regenerate the bundle "
                                            f"(`chronoeval generate SPEC -o {self.bundle} --force`)") from None

@@ -1,0 +1,65 @@
+"""Where a bundle's tables live: ``data/<table>.parquet`` (local engine) or the partitioned layout
+``data/<table>/part-NNNNN.parquet`` (``--engine dask``). Every reader goes through these helpers so
+both layouts read the same way; parts are always read in part order, which is shard order, so the
+rows come out in the same order as the local engine's single file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from tools.bundle.paths import child_path
+from tools.sqlsafe import quote_literal
+
+PART_GLOB = "part-*.parquet"
+
+
+def part_name(n: int) -> str:
+    """File name of part ``n`` of a partitioned table."""
+    return f"part-{n:05d}.parquet"
+
+
+def is_partitioned(bundle: Path | str, name: str) -> bool:
+    """Whether table ``name`` is stored as a directory of parts."""
+    return child_path(Path(bundle) / "data", name).is_dir()
+
+
+def table_files(bundle: Path | str, name: str) -> list[Path]:
+    """The Parquet files of table ``name`` in row order (one file, or the parts in part order).
+    A missing table gives ``[data/<name>.parquet]`` so the caller's error names the expected file."""
+    data = Path(bundle) / "data"
+    folder = child_path(data, name)
+    if folder.is_dir():
+        return sorted(folder.glob(PART_GLOB))
+    return [child_path(data, name, ".parquet")]
+
+
+def table_names(bundle: Path | str) -> list[str]:
+    """Names of every table in ``data/`` (files and partitioned directories), sorted."""
+    data = Path(bundle) / "data"
+    if not data.is_dir():
+        return []
+    names = {p.stem for p in data.glob("*.parquet") if p.is_file()}
+    names |= {p.name for p in data.iterdir() if p.is_dir() and any(p.glob(PART_GLOB))}
+    return sorted(names)
+
+
+def parquet_source(bundle: Path | str, name: str) -> str:
+    """A DuckDB ``read_parquet(...)`` expression over table ``name`` (absolute paths)."""
+    files = [str(p.resolve()) for p in table_files(bundle, name)]
+    return "read_parquet([" + ", ".join(quote_literal(f) for f in files) + "])"
+
+
+def connect_bundle(db_path: Path | str, *, read_only: bool = True,
+                   memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
+    """Open a bundle's ``data.duckdb``. Large worlds hold views over ``data/<table>/*.parquet`` with
+    paths relative to the bundle, so the bundle directory is put on DuckDB's file search path (the
+    bundle can move); ``memory_limit`` (e.g. ``'4GB'``) makes DuckDB spill instead of growing."""
+    db_path = Path(db_path)
+    con = duckdb.connect(str(db_path), read_only=read_only)
+    con.execute(f"SET file_search_path = {quote_literal(str(db_path.resolve().parent))}")
+    if memory_limit:
+        con.execute(f"SET memory_limit = {quote_literal(memory_limit)}")
+    return con
