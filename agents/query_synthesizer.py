@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from langgraph.runtime import Runtime
 
 from agents.lc_tools import synthesize_questions
@@ -12,16 +14,24 @@ from graph.state import BuildState, decision
 def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Synthesize questions; answers come from the pandas and SQL executors, which must agree."""
     ctx = runtime.context
-    prefer = failing_templates(ctx.memory)
+    used = notes_used(ctx.memory) if ctx.use_notes else None
+    prefer = list(used["templates"]) if used else []
     if ctx.model is not None:
         prefer = prefer + [t for t in _llm_focus(ctx.model, state, prefer) if t not in prefer]
     res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer})
     fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
     why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
     log = [decision("query_synthesizer", "query_synthesizer", f"{res['questions']} questions ({fams})", why)]
+    if used is not None:
+        _record_notes(Path(state["out"]), used)
+        log.append(decision("query_synthesizer", "query_synthesizer",
+                            f"experience notes used (--use-notes): {len(used['ids'])} note(s), digest "
+                            f"{used['digest'][:12]}", f"ids: {', '.join(used['ids']) or 'none'}; recorded in "
+                            "manifest.json (notes_used)"))
     if prefer:
-        log.append(decision("query_synthesizer", "query_synthesizer", f"templates favoured: {', '.join(prefer)}",
-                            "experience notes say agents fail them"))
+        why = ("experience notes say agents fail them" if used and used["templates"]
+               else "the model says this domain's users ask them")
+        log.append(decision("query_synthesizer", "query_synthesizer", f"templates favoured: {', '.join(prefer)}", why))
     if res["disagreements"]:
         log.append(decision("query_synthesizer", "query_synthesizer",
                             f"{res['disagreements']} candidate(s) dropped: executors disagreed", "listed in report.md"))
@@ -31,17 +41,44 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
 
 def failing_templates(memory) -> list[str]:
     """Template names that agent-failure experience notes mention, most-noted first."""
-    if memory is None:
-        return []
+    return notes_used(memory)["templates"] if memory is not None else []
+
+
+def notes_used(memory) -> dict:
+    """What the agent-failure notes in ``memory`` make a build favour: ``{templates, ids, digest}``:
+    the templates most-noted first, the ids of the notes that named one, and a sha256 over those
+    notes (id, text, count), so the same notes are known to give the same suite."""
+    import hashlib
+    import json
+
     from tools.queries.registry import load_templates
 
     names = sorted(load_templates())
     counts: dict[str, int] = {}
-    for note in memory.notes(kind="agent_failure"):
-        for name in names:
-            if name in note.text:
-                counts[name] = counts.get(name, 0) + note.count
-    return sorted(counts, key=lambda n: (-counts[n], n))
+    used = []
+    for note in (memory.notes(kind="agent_failure") if memory is not None else []):
+        named = [n for n in names if n in note.text]
+        for name in named:
+            counts[name] = counts.get(name, 0) + note.count
+        if named:
+            used.append({"id": note.id, "text": note.text, "count": note.count})
+    used.sort(key=lambda n: n["id"])
+    digest = hashlib.sha256(json.dumps(used, sort_keys=True).encode()).hexdigest()
+    return {"templates": sorted(counts, key=lambda n: (-counts[n], n)), "ids": [n["id"] for n in used],
+            "digest": digest}
+
+
+def _record_notes(out: Path, used: dict) -> None:
+    """``notes_used`` in the bundle's manifest.json (ids, digest, templates favoured)."""
+    import json
+
+    from tools.generate.atomic import atomic_write_text
+
+    path = out / "manifest.json"
+    if path.is_file():
+        doc = json.loads(path.read_text())
+        doc["notes_used"] = {"ids": used["ids"], "digest": used["digest"], "templates": used["templates"]}
+        atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
 
 
 def _llm_focus(model, state: BuildState, noted: list[str]) -> list[str]:

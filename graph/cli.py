@@ -73,7 +73,10 @@ def init(
     with errors():
         source = pack_path(pack)
         if not source.is_file():
-            raise SpecError(pack, [("", f"no such pack; available packs: {', '.join(list_packs()) or 'none'}")])
+            from tools.suggest import did_you_mean
+
+            raise SpecError(pack, [("", f"no such pack; {did_you_mean(pack, list_packs())}available packs: "
+                                        f"{', '.join(list_packs()) or 'none'}")])
         if output.exists() and (not force or output.is_dir()):
             what = "is a directory" if output.is_dir() else "already exists"
             raise FileExistsError(f"{output} {what}; choose another -o path"
@@ -97,6 +100,25 @@ def validate(
         spec = resolve_spec(spec_or_pack)
         n_e, n_t = len(spec.entities), len(spec_tables(spec))
         print_ok(f"{spec.name} — {n_e} entity type{'s' * (n_e != 1)}, {n_t} table{'s' * (n_t != 1)}")
+        for note in weight_notes(spec):
+            err.print(f"note: {note}")
+
+
+def weight_notes(spec) -> list[str]:
+    """Categorical attributes whose weights do not sum to 1: they are relative weights (unlike
+    transition probabilities, which must sum to 1), so say what shares they give."""
+    out = []
+    for i, e in enumerate(spec.entities):
+        for j, a in enumerate(e.attributes):
+            dist = getattr(a, "dist", None)
+            if getattr(dist, "kind", None) != "categorical":
+                continue
+            total = sum(dist.values.values())
+            if abs(total - 1) > 1e-9:
+                shares = ", ".join(f"{k} {w / total:.1%}" for k, w in dist.values.items())
+                out.append(f"entities[{i}].attributes[{j}] ({a.name}): categorical weights sum to {total:g}; "
+                           f"they are relative weights, so the shares are {shares}")
+    return out
 
 
 @app.command()
@@ -193,10 +215,13 @@ def _report_checks(checks: list, output: Path, allow_failed: bool, table: bool =
 @app.command()
 def check(
     bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory made by `chronoeval generate`.")],
+    memory_limit: Annotated[str | None, typer.Option(
+        "--memory-limit", help="DuckDB memory limit (e.g. 4GB): bigger work spills to disk.")] = None,
 ) -> None:
     """Re-run the data-quality and pattern checks of a bundle; rewrites checks.json, report.md and
     figures/. Exits 3 when a check fails, 2 when OUT is not a bundle."""
     with errors():
+        _memory_limit(memory_limit)
         from graph.cli_verify import bundle_writer
         from tools.checks.model import open_bundle
 
@@ -208,16 +233,28 @@ def check(
 QUESTIONS_DISAGREE = 4
 
 
+def _memory_limit(limit: str | None) -> None:
+    from tools.bundle.layout import set_memory_limit
+
+    try:
+        set_memory_limit(limit)
+    except ValueError as exc:
+        raise typer.BadParameter(f"--memory-limit: {exc}") from None
+
+
 @app.command()
 def queries(
     bundle: Annotated[Path, typer.Argument(metavar="OUT", help="A bundle directory made by `chronoeval generate`.")],
     n: Annotated[int | None, typer.Option("--n", min=1, help="Number of canonical questions "
                                           "(default: the spec's query plan, at least 12 per family).")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed for choosing candidates.")] = 0,
+    memory_limit: Annotated[str | None, typer.Option(
+        "--memory-limit", help="DuckDB memory limit (e.g. 4GB): bigger work spills to disk.")] = None,
 ) -> None:
     """Synthesize the question suite of a bundle: qa.jsonl (answers computed by pandas and SQL, which
     must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""
     with errors():
+        _memory_limit(memory_limit)
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()

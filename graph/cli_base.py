@@ -20,6 +20,25 @@ import typer
 
 from graph.console import err, print_error
 
+
+def _flag_type_hidden() -> None:
+    """Typer's rich help prints a type after every option, ``<bool>`` for on/off flags too, which
+    reads as if the flag took a value: flags show none."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "_flags_hidden", False):
+        return
+
+    def display_type_rich(self, ctx):
+        return None if (self.is_flag or self.count) else shown(self, ctx)
+
+    display_type_rich._flags_hidden = True
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flag_type_hidden()
+
 app = typer.Typer(
     name="chronoeval",
     help="Evals for time-series data-analysis agents: generated telemetry, injected incidents, "

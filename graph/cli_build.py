@@ -108,8 +108,12 @@ def build(
     sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
     world_only: Annotated[bool, typer.Option("--world-only", help="Build the world only (spec, data, incidents, "
                                              "checks); add questions later with 'chronoeval queries'.")] = False,
-    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Retrieve packs, patterns and experience notes "
-                                         "from the RAG memory (CHRONOEVAL_MEMORY_DIR), and record notes.")] = True,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Retrieve packs, patterns and catalog entries "
+                                         "from the RAG memory ($CHRONOEVAL_HOME/memory), and record notes.")] = True,
+    use_notes: Annotated[bool, typer.Option("--use-notes", help="Let experience notes in the memory (e.g. the "
+                                            "templates past evals failed) steer the questions; the notes used are "
+                                            "recorded in report.md and manifest.json. Off: the build depends only on "
+                                            "its inputs and seed.")] = False,
 ) -> None:
     """Build a whole eval: infer the domain, write and review the spec, generate data with incidents,
     check it, synthesize questions. Offline by default; uses CHRONOEVAL_MODEL when set."""
@@ -147,11 +151,14 @@ def build(
                    "world_only": world_only}
             err.print(f"build session {tid} (resume with --thread {tid})")
         mem = None
+        if use_notes and not memory:
+            raise BuildError("--use-notes reads the notes from the memory; drop --no-memory")
         if memory:
             from graph.cli_memory import open_memory
 
             mem = open_memory()
         ctx = BuildContext(model=get_chat_model(), auto_approve=yes, seed=seed, n_questions=n, memory=mem,
+                           use_notes=use_notes,
                            on_step=lambda d: err.print(f"  {d['decision']}  [dim]{d['reason']}[/]"))
         while True:
             if inp is None:

@@ -22,6 +22,12 @@ def _records(bundle: Path) -> list[dict]:
     from tools.queries.record import load_suite
 
     qa = Path(bundle) / "qa.jsonl"
+    if not Path(bundle).is_dir():
+        raise HarnessError(f"{bundle}: no such bundle directory; build one first (chronoeval build "
+                           f"\"<description>\" -o {bundle}, or chronoeval generate SPEC -o {bundle}), or check the path")
+    if not (Path(bundle) / "manifest.json").is_file():
+        raise HarnessError(f"{bundle} is not a chronoeval bundle (no manifest.json); give the directory a "
+                           "chronoeval build or generate wrote")
     if not qa.is_file():
         raise HarnessError(f"{qa} not found; make the question suite first: chronoeval queries {bundle}")
     try:
@@ -140,7 +146,10 @@ def eval_(
         from tools.harness import agent_session, reference_agents, run_suite, write_report
 
         if backend not in ("duckdb", "parquet", "csv", "postgres"):
-            raise HarnessError(f"--backend {backend!r} is not one of duckdb, parquet, csv, postgres")
+            from tools.suggest import did_you_mean
+
+            raise HarnessError(f"--backend {backend!r} is not one of duckdb, parquet, csv, postgres; "
+                               f"{did_you_mean(backend, ('duckdb', 'parquet', 'csv', 'postgres'))}".rstrip("; "))
         if backend == "postgres" and not dsn:
             raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
         env, env_names = _agent_env(agent_env)
@@ -183,12 +192,33 @@ def eval_(
                  f"{output / 'report.html'}, {output / 'summary.json'}")
         if memory:
             _remember_failures(output)
+        _fail_when_nothing_answered(output, summary)
+
+
+NOTHING_ANSWERED = 5
+
+
+def _fail_when_nothing_answered(run: Path, summary: dict) -> None:
+    """Exit 5 with the first error when every answer was a runtime error: the agent never ran
+    properly (a missing program, a crash, an unreachable server), so the scores mean nothing."""
+    rate = summary.get("runtime_error_rate")
+    if rate is None or rate < 1.0:
+        return
+    from graph.console import print_error
+    from tools.harness import load_run
+
+    _, _, rows = load_run(run)
+    first = next((r.get("error") for r in rows if r.get("error")), None) or "no error text recorded"
+    print_error(f"every answer was a runtime error, so the agent was never really evaluated; the first error: "
+                f"{str(first)[:500]}. Fix the agent (try it on one question), then re-run with --force")
+    raise typer.Exit(NOTHING_ANSWERED)
 
 
 def _remember_failures(run: Path) -> None:
-    """Experience notes (agent_failure) for the templates the agent mostly failed. Answers that
-    failed for infrastructure reasons (connection refused, authentication, quota) teach nothing
-    about the agent and are left out; a run made only of them records nothing."""
+    """Experience notes (agent_failure) for the templates the agent mostly failed. Runtime errors
+    (the agent crashed, timed out, could not be reached or gave no answer) are the infrastructure's
+    failures, not wrong readings of the data: they teach nothing about the questions and are left
+    out; a run made only of them records nothing."""
     from graph.cli_memory import open_memory
     from graph.console import err
     from knowledge.documents import ExperienceNote
@@ -196,10 +226,12 @@ def _remember_failures(run: Path) -> None:
     from tools.harness.metrics import failure_lessons
 
     meta, records, rows = load_run(run)
-    real = [r for r in rows if not (r.get("label") == "runtime_error" and infrastructure_error(r.get("error")))]
+    real = [r for r in rows if r.get("label") != "runtime_error"]
     if len(real) < len(rows):
-        err.print(f"note: {len(rows) - len(real)} answer(s) failed for infrastructure reasons (connection, "
-                  "authentication, quota); they are not recorded as experience notes")
+        infra = sum(1 for r in rows if r.get("label") == "runtime_error" and infrastructure_error(r.get("error")))
+        why = f", {infra} of them connection, authentication or quota" if infra else ""
+        err.print(f"note: {len(rows) - len(real)} answer(s) were runtime errors (crash, timeout, no answer{why}); "
+                  "they are not recorded as experience notes")
     lessons = failure_lessons(summarize(records, real, meta))
     if not lessons:
         return
@@ -210,8 +242,8 @@ def _remember_failures(run: Path) -> None:
     except Exception as exc:  # the run's results are written; a memory problem must not lose them
         err.print(f"warning: experience notes not recorded ({type(exc).__name__}: {exc})")
         return
-    err.print(f"recorded {len(lessons)} experience note(s): the next build favours "
-              f"{', '.join(t for t, _ in lessons[:5])}{', …' if len(lessons) > 5 else ''}")
+    err.print(f"recorded {len(lessons)} experience note(s) on {', '.join(t for t, _ in lessons[:5])}"
+              f"{', …' if len(lessons) > 5 else ''}: builds made with --use-notes favour these templates")
 
 
 def _print_summary(s: dict) -> None:
@@ -298,7 +330,10 @@ def export(
         from tools.generate.atomic import atomic_output_dir
 
         if fmt not in FORMATS:
-            raise HarnessError(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
+            from tools.suggest import did_you_mean
+
+            raise HarnessError(f"--format {fmt!r} is not one of {', '.join(FORMATS)}; {did_you_mean(fmt, FORMATS)}"
+                               .rstrip("; "))
         if not (Path(bundle) / "data.duckdb").is_file():
             raise HarnessError(f"{bundle} is not a chronoeval bundle (no data.duckdb); make one with chronoeval generate")
         verified(bundle)

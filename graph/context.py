@@ -25,6 +25,10 @@ class BuildContext:
     """How often the pattern injector re-places or strengthens a failing incident."""
     memory: Any = None
     """A ``knowledge`` memory to retrieve from and record notes in, or None."""
+    use_notes: bool = False
+    """Let experience notes in the memory steer the build (``--use-notes``). Off by default, so a
+    build depends only on its inputs, seed and the packaged knowledge; when on, the notes used are
+    recorded (ids and digest) in the decision log and manifest.json."""
     progress: Any = None
     """A progress sink for generation (``graph.console.RichProgress``), or None."""
     on_step: Any = field(default=None, repr=False)

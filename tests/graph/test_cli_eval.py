@@ -84,9 +84,18 @@ def test_bad_eval_arguments_exit_2_with_one_message(bundle, tmp_path, args, mess
     assert message in r.output and "Traceback" not in r.output
 
 
-def test_eval_needs_a_suite_and_report_needs_a_run(tmp_path):
+def test_eval_needs_a_suite_and_report_needs_a_run(tmp_path, bundle):
+    import shutil
+
+    r = run("eval", tmp_path / "nowhere", "--agent", "oracle", "-o", tmp_path / "x")
+    assert r.exit_code == 2 and "no such bundle directory" in r.output and "chronoeval build" in r.output
     r = run("eval", tmp_path, "--agent", "oracle", "-o", tmp_path / "x")
-    assert r.exit_code == 2 and "chronoeval queries" in r.output
+    assert r.exit_code == 2 and "not a chronoeval bundle" in r.output and "queries" not in r.output
+    world = tmp_path / "world"
+    shutil.copytree(bundle, world)
+    (world / "qa.jsonl").unlink()
+    r = run("eval", world, "--agent", "oracle", "-o", tmp_path / "x")
+    assert r.exit_code == 2 and f"chronoeval queries {world}" in r.output
     r = run("report", tmp_path)
     assert r.exit_code == 2 and "not a chronoeval run" in r.output
 
@@ -277,8 +286,10 @@ def test_infrastructure_failures_write_no_experience_notes(bundle, tmp_path):
 
     r = run("eval", bundle, "--agent", "http:http://127.0.0.1:9/v1", "--trials", "2", "--timeout", "5",
             "-o", tmp_path / "down")
-    assert r.exit_code == 0, r.output
-    assert "infrastructure" in r.output and "experience note" not in r.output.replace("experience notes", "")
+    assert r.exit_code == 5, r.output  # every answer a runtime error: the agent was never evaluated
+    assert "every answer was a runtime error" in r.output and "the first error:" in r.output
+    assert "connection" in r.output.split("the first error:")[1].lower()
+    assert "runtime errors" in r.output and "experience note" not in r.output.replace("experience notes", "")
     notes = Memory(os.environ["CHRONOEVAL_MEMORY_DIR"], HashEmbedder()).notes(kind="agent_failure")
     assert not [n for n in notes if n.source == str(tmp_path / "down")]
 

@@ -13,7 +13,9 @@ passed on purpose. A total deadline and a reply cap hold for every answer.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -117,6 +119,27 @@ def absolute_command(command: str, base: Path) -> str:
     return shlex.join(out) if out != words else command
 
 
+# words a shell runs without a program file (the check below cannot judge them)
+_SHELL_WORDS = {"cd", "exec", "env", "export", "set", "source", ".", "eval", "command", "builtin", "time",
+                "nice", "timeout", "exit", "echo", "printf", "test", "[", "true", "false", "read", "if", "for",
+                "while", "case", "{", "(", "!"}
+
+
+def missing_program(command: str, path: str) -> str | None:
+    """The program a ``cmd:`` command starts when it exists neither as a file nor on ``path``
+    (None when it exists, or the command starts with a shell word this check cannot judge)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or "=" in words[0] or words[0] in _SHELL_WORDS or any(c in words[0] for c in "$`*?;|&<>"):
+        return None
+    first = words[0]
+    if "/" in first:
+        return None if Path(first).expanduser().exists() else first
+    return None if shutil.which(first, path=path) else first
+
+
 class CommandAgent:
     """A shell command: the question on stdin, the answer on stdout. It runs in the agent's working
     directory with the given environment plus ``CHRONOEVAL_*`` context variables; its whole process
@@ -132,6 +155,11 @@ class CommandAgent:
         self.command = absolute_command(command, Path.cwd()) if cwd else command
         self.timeout, self.cwd, self.max_reply = timeout, cwd, max_reply
         self.env = dict(env) if env is not None else agent_environment({})
+        missing = missing_program(self.command, self.env.get("PATH") or os.defpath)
+        if missing:
+            raise HarnessError(f"cmd: agent: the program {missing!r} does not exist (not a file, not on PATH); "
+                               "check the command, e.g. cmd:\"python my_agent.py\" (relative paths are resolved "
+                               "against the current directory)")
 
     def __call__(self, question: str, context: AgentContext) -> Reply:
         env = {**self.env, "CHRONOEVAL_BACKEND": context.backend, "CHRONOEVAL_DB": context.db_path or "",
@@ -173,7 +201,10 @@ def resolve_agent(spec: Any, *, timeout: float, model: str = "default", api_key:
 
         return HttpAgent(rest, model, timeout, api_key=api_key, max_reply=max_reply), True
     names = ", ".join([*builtins, "python:module:function", "http:URL", 'cmd:"..."'])
-    raise HarnessError(f"unknown agent {spec!r}; use one of {names}")
+    from tools.suggest import did_you_mean
+
+    raise HarnessError(f"unknown agent {spec!r}; {did_you_mean(spec, [*builtins, 'python:', 'http:', 'cmd:'])}"
+                       f"use one of {names}")
 
 
 def invoke(agent: Agent, self_timed: bool, question: str, context: AgentContext, timeout: float,

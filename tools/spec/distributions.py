@@ -19,12 +19,15 @@ class Categorical(SpecModel):
     """A label drawn with the given weights (normalised; they need not sum to 1)."""
 
     kind: Literal["categorical"]
-    values: dict[str, float] = Field(min_length=1)
+    values: dict[str, float] = Field(min_length=1, description=(
+        "label -> relative weight (>= 0). Weights are normalised, so they need not sum to 1: {a: 3, b: 1} "
+        "gives a 75% and b 25% (transition probabilities, unlike these, must sum to 1)."))
 
     @model_validator(mode="after")
     def _weights(self):
         if any(w < 0 for w in self.values.values()) or sum(self.values.values()) <= 0:
-            raise ValueError("categorical weights must be >= 0 and not all zero")
+            raise ValueError("categorical weights must be >= 0 and not all zero (they are relative weights: "
+                             "{a: 3, b: 1} gives a 75%)")
         return self
 
 

@@ -174,7 +174,10 @@ def load_pack(name: str) -> Spec:
     """Load a built-in pack by name (``telecom``); SpecError if there is no such pack."""
     p = pack_path(name)
     if not p.is_file():
-        raise SpecError(name, [("", f"no such pack; available packs: {', '.join(list_packs())}")])
+        from tools.suggest import did_you_mean
+
+        raise SpecError(name, [("", f"no such pack; {did_you_mean(name, list_packs())}available packs: "
+                                    f"{', '.join(list_packs())}")])
     return load_spec(p)
 
 

@@ -154,8 +154,30 @@ def scale_problems(spec: Spec, scale: float) -> Problems:
         if e.count * scale > MAX_COUNT:
             out.append((f"entities[{i}].count", f"{e.count:,} x scale {scale:g} is more than the limit of "
                                                 f"{MAX_COUNT:,} entities; lower --scale"))
+    out += _scaled_target_problems(spec, scale)
     problem = row_budget_problem(spec, scale)
     return out or ([problem] if problem else [])
+
+
+def _scaled_target_problems(spec: Spec, scale: float) -> Problems:
+    """Incidents that ask for more random targets than a scaled-down entity type still has."""
+    import math
+
+    counts = {e.name: max(1, int(round(e.count * scale))) for e in spec.entities}
+    full = {e.name: e.count for e in spec.entities}
+    out: Problems = []
+    for i, inc in enumerate(spec.incidents):
+        root = getattr(inc, "root", None) or inc
+        target = getattr(root, "target", None)
+        k = getattr(target, "random", None)
+        if not k or target.entity not in counts or counts[target.entity] >= k:
+            continue
+        least = math.ceil((k - 0.5) / full[target.entity] * 1000) / 1000
+        out.append((f"incidents[{i}].target.random",
+                    f"--scale {scale:g} leaves {counts[target.entity]} {target.entity} entit"
+                    f"{'y' if counts[target.entity] == 1 else 'ies'} ({full[target.entity]:,} x {scale:g}), fewer "
+                    f"than the {k} this incident ({root.id}) needs; use --scale {least:g} or more"))
+    return out
 
 
 def id_format_problem(fmt: str) -> str | None:
