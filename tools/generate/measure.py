@@ -10,7 +10,7 @@ from scipy.signal import lfilter
 from tools.generate.population import Population
 from tools.spec.durations import parse_duration
 from tools.spec.formula import evaluate_formula, formula_names
-from tools.spec.measurement import ArNoise, IidNoise, Measurement, PoissonNoise
+from tools.spec.measurement import ArNoise, IidNoise, Measurement, PoissonNoise, Spikes
 
 AR_BURN_IN = 200
 _MONDAY = datetime(1970, 1, 5, tzinfo=UTC).timestamp()  # seasonal phases are measured from a Monday
@@ -139,8 +139,8 @@ def _raw(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
     match m.noise:
         case PoissonNoise():
             value = rng.poisson(np.maximum(np.nan_to_num(level), 0)).astype(float)
-        case IidNoise(sigma=sigma):
-            z = rng.standard_normal(r.t.shape)
+        case IidNoise(sigma=sigma, df=df):
+            z = rng.standard_normal(r.t.shape) if df is None else rng.standard_t(df, r.t.shape)
             z *= sigma
             if noise_scale is not None:
                 z *= noise_scale
@@ -149,6 +149,19 @@ def _raw(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
             value = level + _ar_noise(ar, r.unit, noise_scale, rng)
         case _:
             value = level
+    if m.spikes is not None:  # drawn only when asked: specs without spikes keep their bytes
+        value = _spiked(m.spikes, value, rng)
+    return value
+
+
+def _spiked(sp: Spikes, value: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Add ``scale * z`` to a ``rate`` share of the rows (one uniform per row, one normal per spike)."""
+    hit = np.flatnonzero(rng.random(value.shape) < sp.rate)
+    z = rng.standard_normal(hit.size)
+    if sp.direction != "both":
+        z = np.abs(z) if sp.direction == "up" else -np.abs(z)
+    value = value.copy()
+    value[hit] += sp.scale * z
     return value
 
 

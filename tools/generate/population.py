@@ -208,7 +208,8 @@ def build_population(spec: Spec, e: EntityType, seed: int, scale: float,
             t1[m] = np.minimum(t1[m], u_t0[m] + int(parse_duration(x.duration)))
     t1 = np.minimum(t1, horizon)
     ex_of_entity = entity_exemplars(u_ent, u_ex, n_entities)  # decides exemplar attribute overrides
-    ids = np.array([e.id.format.format(i=i) for i in range(n_entities)], dtype=object)
     attrs = _draw_attributes(e, n_entities, ex_of_entity, exemplars, parents, rng)
+    by = attrs.get(e.id.formats_by) if e.id.formats else None  # per-label formats: no draws, same bytes without
+    ids = e.id.ids(n_entities, by.as_objects() if by is not None else None)
     return Population(e, ids, attrs, exemplars, u_ent, u_t0, t1.astype(np.int64), u_ex,
                       [ep.name for ep in epochs], ep_idx)

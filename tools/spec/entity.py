@@ -56,25 +56,56 @@ class Attribute(SpecModel):
 
 
 class IdSpec(SpecModel):
-    """The id column and its format: ``{i}`` is the entity index (``SENSOR_{i:04d}``)."""
+    """The id column and its format: ``{i}`` is the entity index (``SENSOR_{i:04d}``).
+
+    ``formats_by`` names a label attribute of the entity and ``formats`` gives a format per label
+    (``{TEMP: "TEMP_{i:03d}", HUM: "HUM_{i:03d}"}``): an entity with a listed label gets that format,
+    ``{i}`` counting within its label from 0; other entities keep ``format``."""
 
     column: str
     format: str = "{i}"
+    formats_by: str | None = None
+    formats: dict[str, str] = {}
+
+    @field_validator("formats")
+    @classmethod
+    def _fmts(cls, v: dict[str, str]) -> dict[str, str]:
+        return {k: check_id_format(f) for k, f in v.items()}
 
     @field_validator("format")
     @classmethod
     def _fmt(cls, v: str) -> str:
-        from tools.spec.names import id_format_problem
+        return check_id_format(v)
 
-        if (problem := id_format_problem(v)) is not None:  # before formatting: '{i:>2000000000}' is 2 GB
-            raise ValueError(problem)
-        try:
-            a, b = v.format(i=0), v.format(i=1)
-        except (KeyError, IndexError, ValueError) as exc:
-            raise ValueError(f"id format '{v}' must use only the field {{i}}, e.g. 'SENSOR_{{i:04d}}'") from exc
-        if a == b:
-            raise ValueError(f"id format '{v}' gives the same id to every entity; include {{i}}")
-        return v
+    def ids(self, n: int, labels=None):
+        """The ``n`` entity ids (object array); ``labels`` (the ``formats_by`` label of each entity) picks
+        a per-label format, numbered within the label."""
+        import numpy as np
+
+        out = np.array([self.format.format(i=i) for i in range(n)], dtype=object)
+        if self.formats and labels is not None:
+            seen: dict[str, int] = {}
+            for j, lab in enumerate(labels):
+                fmt = self.formats.get(str(lab))
+                if fmt is not None:
+                    k = seen.get(str(lab), 0)
+                    out[j], seen[str(lab)] = fmt.format(i=k), k + 1
+        return out
+
+
+def check_id_format(v: str) -> str:
+    """Validate one id format (``SENSOR_{i:04d}``); raise ValueError naming the fix."""
+    from tools.spec.names import id_format_problem
+
+    if (problem := id_format_problem(v)) is not None:  # before formatting: '{i:>2000000000}' is 2 GB
+        raise ValueError(problem)
+    try:
+        a, b = v.format(i=0), v.format(i=1)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"id format '{v}' must use only the field {{i}}, e.g. 'SENSOR_{{i:04d}}'") from exc
+    if a == b:
+        raise ValueError(f"id format '{v}' gives the same id to every entity; include {{i}}")
+    return v
 
 
 class StateDef(SpecModel):

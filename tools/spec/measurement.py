@@ -15,10 +15,12 @@ class NoNoise(SpecModel):
 
 
 class IidNoise(SpecModel):
-    """Independent Gaussian noise with standard deviation ``sigma``."""
+    """Independent noise with scale ``sigma``: Gaussian, or Student-t with ``df`` degrees of freedom
+    (heavy tails: ``sigma * t_df``; ``df`` None keeps the Gaussian)."""
 
     kind: Literal["iid"]
     sigma: float = Field(ge=0)
+    df: float | None = Field(default=None, gt=2, le=1000)
 
 
 class ArNoise(SpecModel):
@@ -43,6 +45,16 @@ class PoissonNoise(SpecModel):
     """Counts: the value is a Poisson draw whose mean is the level (requests, attempts, logins)."""
 
     kind: Literal["poisson"]
+
+
+class Spikes(SpecModel):
+    """Rare excursions on top of the noise (a two-component mixture): each row independently, with
+    probability ``rate``, gets ``+ scale * z`` (``z`` standard normal; ``direction`` up or down keeps
+    the sign: ``|z|`` or ``-|z|``). Bounds still apply, so a spike can hit a cap or a floor."""
+
+    rate: float = Field(gt=0, lt=0.5)
+    scale: float = Field(gt=0)
+    direction: Literal["both", "up", "down"] = "both"
 
 
 Noise = Annotated[NoNoise | IidNoise | ArNoise | PoissonNoise, Field(discriminator="kind")]
@@ -110,6 +122,7 @@ class Measurement(SpecModel):
     trend: float = 0.0
     seasonality: list[Seasonality] = []
     noise: Noise = Field(default_factory=lambda: NoNoise(kind="none"))
+    spikes: Spikes | None = None
     states: dict[str, StateEffect] = {}
     attribute_effects: list[AttributeEffect] = []
     formula: str | None = None
@@ -144,5 +157,5 @@ class MeasurementPatch(SpecModel):
 
 __all__ = [
     "ArNoise", "AttributeEffect", "Duration", "IidNoise", "Measurement", "MeasurementPatch", "NoNoise",
-    "Noise", "Plausible", "PoissonNoise", "PositiveDuration", "Seasonality", "StateEffect",
+    "Noise", "Plausible", "PoissonNoise", "PositiveDuration", "Seasonality", "Spikes", "StateEffect",
 ]

@@ -205,6 +205,9 @@ def _entity_problems(i: int, e: EntityType, spec: Spec, names: set[str]) -> Prob
     if e.emission and e.emission.cadence and parse_duration(e.emission.cadence) > spec.horizon_seconds:
         out.append((f"{p}.emission.cadence", "cadence is longer than the horizon; no rows would be written"))
     out += _measurement_problems(p, e, _numeric_attrs(e, spec), set(attrs))
+    if e.id.formats and e.id.formats_by not in {a.name for a in e.attributes if not isinstance(a.dist, ForeignKey)}:
+        out.append((f"{p}.id.formats_by", f"'{e.id.formats_by}' must name a label attribute of '{e.name}' "
+                                          "(the per-label id formats are chosen by it)"))
     cols = [e.id.column] + [a.name for a in e.attributes if a.in_rows]
     if e.emission:
         cols += [e.emission.timestamp_column] + [m.name for m in e.measurements if not m.hidden]
