@@ -39,6 +39,19 @@ def _flag_type_hidden() -> None:
 
 _flag_type_hidden()
 
+
+def _caches_in_home() -> None:
+    """Third-party caches the commands cause (matplotlib's font list) go under $CHRONOEVAL_HOME/cache
+    unless the user placed them, so chronoeval writes nothing outside its home and the outputs."""
+    import os
+
+    from graph.paths import chronoeval_home
+
+    os.environ.setdefault("MPLCONFIGDIR", str(chronoeval_home() / "cache" / "matplotlib"))
+
+
+_caches_in_home()
+
 app = typer.Typer(
     name="chronoeval",
     help="Evals for time-series data-analysis agents: generated telemetry, injected incidents, "
