@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean postgres
+.PHONY: install demo test lint bench clean postgres chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,12 +21,17 @@ over 3 days; cells go through active, congested and outage, with an outage on a 
 demo: $(STAMP)
 	rm -rf out/demo
 	$(VENV)/bin/chronoeval build "$(DEMO_DESCRIPTION)" -o out/demo --yes --sessions out/sessions.sqlite
+	@echo "next: source .venv/bin/activate (or call .venv/bin/chronoeval), then see README.md, 'Ten minutes with the demo'"
 
 # the postgres export/backend tests start a throwaway cluster from Debian's server binaries
 postgres:
 	@bash .ci/install_postgres.sh
 
-test: $(STAMP) postgres
+# the report tests render report.html in Debian's headless Chromium
+chromium:
+	@bash .ci/install_chromium.sh
+
+test: $(STAMP) postgres chromium
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 

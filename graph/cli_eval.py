@@ -296,18 +296,25 @@ def report(
 @app.command()
 def compare(
     runs: Annotated[list[Path], typer.Argument(metavar="RUN...", help="Two or more run directories.")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Also write the table to this file.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Also write the table to this file "
+                                                "(markdown) and the page beside it (same name, .html).")] = None,
 ) -> None:
-    """Put several runs side by side (accuracy by family, pass@k, consistency, naive-trap rate)."""
+    """Put several runs side by side (accuracy by family and template, pass@k, consistency,
+    naive-trap rate); with -o, also as markdown and as an HTML page."""
     with errors():
-        from graph.console import out
+        from graph.console import out, print_ok
         from tools.generate.atomic import atomic_write_text
         from tools.harness import compare_runs
+        from tools.harness.report import compare_html
 
         table = compare_runs(runs)
         out.print(table, markup=False, soft_wrap=True)
         if output:
-            atomic_write_text(output, table)
+            page = output.with_suffix(".html")
+            if output.suffix.lower() not in (".html", ".htm"):
+                atomic_write_text(output, table)
+            atomic_write_text(page, compare_html(runs))
+            print_ok(f"{output if output != page else ''}{' and ' if output != page else ''}{page}")
 
 
 @app.command()

@@ -3,14 +3,15 @@ side-by-side comparison of several runs."""
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
 from tools.harness import plots
 from tools.harness.context import HarnessError
+from tools.harness.html_report import render_compare_html, render_run_html
 from tools.harness.metrics import summarize
 from tools.harness.runner import load_responses
+from tools.harness.template_heatmap import template_heatmap
 
 
 def load_run(run_dir: Path) -> tuple[dict, list[dict], list[dict]]:
@@ -60,7 +61,7 @@ def _markdown(meta: dict, s: dict, worst, figs: dict[str, str]) -> str:
         for rec, row in fails:
             said = row["error"] or str(row["response"])
             lines += ["", f"- **{rec['id']}** (trial {row['trial'] + 1}) {rec['question']}",
-                      f"  - expected: {rec['answer_text']}", f"  - answer: {said[:300]!r}",
+                      f"  - expected: {rec['answer_text']}", f"  - answer: {_one_line(said)}",
                       f"  - grade: {row['label']} — {row['detail']}"]
         lines.append("")
     lines += _grading_lines(s.get("grading"))
@@ -86,38 +87,14 @@ def _grading_lines(g: dict | None) -> list[str]:
     return lines
 
 
+def _one_line(text: str, limit: int = 300) -> str:
+    """An answer on one markdown line: whitespace runs (newlines too) become one space, cut at ``limit``."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
 def _sec(v) -> str:
     return "n/a" if v is None else f"{v:.3f} s"
-
-
-def _html(md_text: str, title: str) -> str:
-    """A self-contained HTML page of the markdown report (headings, tables, figures, paragraphs)."""
-    body: list[str] = []
-    in_table = False
-    for line in md_text.splitlines():
-        is_row = line.startswith("|")
-        if in_table and not is_row:
-            body.append("</table>")
-        if is_row and not in_table:
-            body.append("<table>")
-        in_table = is_row
-        if is_row:
-            if not line.startswith("|---"):
-                cells = "".join(f"<td>{html.escape(c.strip())}</td>" for c in line.strip("|").split("|"))
-                body.append(f"<tr>{cells}</tr>")
-        elif line.startswith("!["):
-            src = line[line.index("(") + 1:-1]
-            body.append(f'<img src="{html.escape(src)}" style="max-width:48%">')
-        elif line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    if in_table:
-        body.append("</table>")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}td{border:1px solid #ccc;padding:2px 6px}"
-            "table{border-collapse:collapse}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
 def write_report(run_dir: Path) -> dict:
@@ -127,7 +104,7 @@ def write_report(run_dir: Path) -> dict:
     s = summarize(records, responses, {k: meta.get(k) for k in ("agent", "bundle", "backend")})
     fig_dir = run_dir / "figures"
     fig_dir.mkdir(exist_ok=True)
-    figs = {"heatmap": plots.heatmap(records, responses, max(s["trials"], 1), fig_dir / "heatmap.png"),
+    figs = {"template × trial": template_heatmap(records, responses, max(s["trials"], 1), fig_dir / "heatmap.png"),
             "accuracy by family": plots.family_bars(s, fig_dir / "accuracy_by_family.png"),
             "pass@k": plots.pass_at_k_plot(s, fig_dir / "pass_at_k.png"),
             "self-consistency": plots.consistency_plot(s, fig_dir / "self_consistency.png")}
@@ -135,7 +112,7 @@ def write_report(run_dir: Path) -> dict:
     md = _markdown(meta, s, _worst(s, records, responses), rel)
     atomic_write_text(run_dir / "summary.json", json.dumps(s, indent=2, default=str) + "\n")
     atomic_write_text(run_dir / "report.md", md)
-    atomic_write_text(run_dir / "report.html", _html(md, f"chronoeval run {meta.get('agent')}"))
+    atomic_write_text(run_dir / "report.html", render_run_html(meta, s, records, responses, rel))
     return s
 
 
@@ -155,6 +132,16 @@ def compare_runs(run_dirs: list[Path]) -> str:
     lines = ["| metric | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
     lines += [f"| {k} | " + " | ".join(v.get(c, "n/a") for c in cols) + " |" for k, v in rows.items()]
     return "\n".join(lines) + "\n"
+
+
+def compare_html(run_dirs: list[Path]) -> str:
+    """The agents of several runs side by side as an HTML page (metrics, families, template × agent)."""
+    runs, family_of = [], {}
+    for d in run_dirs:
+        meta, records, responses = load_run(d)
+        family_of.update({r["template"]: r.get("family", "") for r in records})
+        runs.append((f"{meta.get('agent')} ({Path(d).name})", summarize(records, responses)))
+    return render_compare_html(runs, family_of)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
