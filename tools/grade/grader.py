@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from tools.grade import ids, scalars, structured
+from tools.grade.premise import PREMISE_FAMILIES, match_premise
 from tools.grade.tables import split_code
 from tools.grade.text import is_garbage, is_refusal, strip_markup
 
@@ -112,6 +113,9 @@ def grade_response(record: dict, response: Any, *, error: str | None = None, jud
         return Grade(label="runtime_error", detail="empty response", reason="empty")
     if is_garbage(raw):
         return Grade(label="runtime_error", detail="garbage output (no readable answer)", reason="garbage")
+    if record.get("family") in PREMISE_FAMILIES:  # rejecting the premise / naming missing data is the answer
+        v = match_premise(strip_markup(split_code(raw)[0]), record)
+        return Grade(label="correct" if v.correct else "incorrect", detail=v.detail, reason=v.reason)
     if is_refusal(raw):
         return Grade(label="runtime_error", detail="refusal", reason="refusal")
     if record.get("answer") is None:

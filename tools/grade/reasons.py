@@ -12,7 +12,8 @@ REASONS: dict[str, str] = {
     "yes_no": "the yes/no matches", "yes_no_and_figure": "the yes/no and its figure match",
     "same_set": "the same set of entities", "none_as_expected": "nothing listed, nothing expected",
     "all_keys_match": "every key with its value, no extra key", "same_ranking": "same order and values",
-    "same_rows": "the same rows",
+    "same_rows": "the same rows", "premise_rejected": "rejects the false premise",
+    "names_missing_data": "says the data cannot answer and names what is missing",
     # incorrect
     "wrong_value": "a different value", "naive_reading": "the naive (stateless) value",
     "wrong_unit": "the expected value in another unit", "wrong_count": "a different number of entities listed",
@@ -23,6 +24,8 @@ REASONS: dict[str, str] = {
     "missing_value": "labels without their values", "hedged": "hedges between several values",
     "several_listed": "several entities listed, none singled out", "no_answer": "no answer stated",
     "clarifying_question": "asks a question back instead of answering", "chart_only": "only a chart",
+    "fabricated": "answers a question whose premise is false or whose data is missing",
+    "unnamed_missing_data": "declines without naming the missing data",
     # runtime errors
     "adapter_error": "the agent failed (exception, timeout)", "empty": "empty response",
     "garbage": "garbage output", "refusal": "refusal",

@@ -9,6 +9,8 @@ from collections import Counter, defaultdict
 from math import comb
 from typing import Any
 
+from tools.harness.family_metrics import family_metrics
+
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k of one question (Chen et al. 2021): 1 - C(n-c, k) / C(n, k)."""
@@ -85,6 +87,7 @@ def summarize(records: list[dict], responses: list[dict], meta: dict | None = No
         "undecided": [{"id": r["id"], "trial": r["trial"], "detail": r["detail"], "reason": r.get("reason", "")}
                       for r in rows if not r.get("decided", True)],
         "grading": _grading(rows),
+        "families": family_metrics(records, rows),
         "per_question": per_q,
     }
 

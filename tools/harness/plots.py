@@ -11,7 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
-FAMILIES = ("stateless", "stateful", "incident")
+from tools.queries.registry import FAMILIES  # noqa: E402
+
 _CODES = {"correct": 2, "incorrect": 1, "runtime_error": 0}
 _COLORS = ["#7f7f7f", "#d62728", "#2ca02c"]  # runtime_error, incorrect, correct
 
@@ -51,7 +52,10 @@ def family_bars(summary: dict, path: Path) -> Path:
     fams = [f for f in FAMILIES if f in summary["by_family"]]
     vals = [summary["by_family"][f]["accuracy"] or 0.0 for f in fams]
     fig, ax = plt.subplots(figsize=(4.5, 3))
-    ax.bar(fams, vals, color=["#1f77b4", "#ff7f0e", "#9467bd"][: len(fams)])
+    ax.bar(fams, vals, color=["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+                             "#7f7f7f", "#2ca02c"][: len(fams)])
+    if len(fams) > 3:
+        ax.tick_params(axis="x", labelsize=6, labelrotation=30)
     for i, v in enumerate(vals):
         ax.text(i, v + 0.02, f"{v:.0%}", ha="center", fontsize=8)
     ax.set_ylim(0, 1.1)

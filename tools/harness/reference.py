@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.harness.context import AgentContext, HarnessError
+from tools.sqlsafe import quote_literal
 
 
 def render_answer(value: Any, answer_type: str) -> str:
@@ -58,6 +59,8 @@ class _DuckDB:
                 raise HarnessError(f"{self.bundle} has no data.duckdb for the oracle")
             con = duckdb.connect(str(db), read_only=True)
             con.execute("SET TimeZone = 'UTC'")
+            if (self.bundle / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
+                con.execute(f"SET file_search_path = {quote_literal(str(self.bundle.resolve()))}")
             self.local.con = con
         return con
 
@@ -80,7 +83,8 @@ class OracleAgent:
 class NaiveAgent:
     """The stateless misreading: ``naive_answer`` where present; stateless questions are answered
     from gold_sql (a stateless reader gets them right); incident questions without a naive answer
-    get the 'no incident' answer an agent that never locates the incident gives."""
+    get the 'no incident' answer an agent that never locates the incident gives; claims are agreed with,
+    false premises and missing data answered with a made-up figure (their ``naive_answer``)."""
 
     def __init__(self, records: list[dict], bundle: Path):
         self.by_question = {r["question"]: r for r in records}
@@ -92,6 +96,8 @@ class NaiveAgent:
             return render_answer(r["naive_answer"], r["answer_type"])
         if r["family"] == "incident":
             return "No" if r["answer_type"] == "boolean" else "I found no incident in the data."
+        if r["family"] == "claim":  # agrees with whatever it is told
+            return "Yes, that is true."
         return self.oracle(question, context)
 
 

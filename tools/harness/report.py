@@ -64,11 +64,26 @@ def _markdown(meta: dict, s: dict, worst, figs: dict[str, str]) -> str:
                       f"  - expected: {rec['answer_text']}", f"  - answer: {_one_line(said)}",
                       f"  - grade: {row['label']} — {row['detail']}"]
         lines.append("")
+    lines += family_metric_lines(s.get("families"))
     lines += _grading_lines(s.get("grading"))
     if s["undecided"]:
         lines += ["## Undecided grades (counted as incorrect; review or configure a judge)", ""]
         lines += [f"- {u['id']} trial {u['trial'] + 1}: [{u.get('reason', '')}] {u['detail']}" for u in s["undecided"]]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def family_metric_lines(fams: dict | None) -> list[str]:
+    """The 'Question families' section: each new family's own metrics (summary.json ``families``)."""
+    if not fams:
+        return []
+    lines = ["## Question families", "", "| family | metric | value |", "|---|---|---|"]
+    for fam, m in fams.items():
+        for k, v in m.items():
+            if k != "n":
+                val = "n/a" if v is None else (_pct(v) if "rate" in k or "accuracy" in k or k in
+                                               ("precision", "recall", "f1", "mape") else format(v, ".3g"))
+                lines.append(f"| {fam} (n={m.get('n', '')}) | {k.replace('_', ' ')} | {val} |")
+    return [*lines, ""]
 
 
 def _grading_lines(g: dict | None) -> list[str]:

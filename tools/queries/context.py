@@ -21,6 +21,7 @@ from tools.queries.reference.frames import Frames
 from tools.queries.spec import Window
 from tools.queries.sql.common import ident
 from tools.spec.model import Spec
+from tools.sqlsafe import quote_literal
 
 
 def iso(d: datetime) -> str:
@@ -39,6 +40,7 @@ class SynthContext:
     root: duckdb.DuckDBPyConnection  # the bundle's connection; threads query through ``con``
     rng: np.random.Generator
     incidents: list[dict[str, Any]] = field(default_factory=list)
+    holdout: dict[str, Any] | None = None  # holdout/holdout.json: the held-back horizon (forecast family)
     memo: dict = field(default_factory=dict)  # enumerators' shared cache of exploration results
     pandas_lock: threading.Lock = field(default_factory=threading.Lock)
     _local: threading.local = field(default_factory=threading.local)
@@ -52,6 +54,8 @@ class SynthContext:
         if cur is None:
             cur = self.root.cursor()
             cur.execute("SET TimeZone = 'UTC'")
+            if self.holdout is not None:  # forecast gold SQL reads holdout/<table>.parquet
+                cur.execute(f"SET file_search_path = {quote_literal(str(self.bundle.resolve()))}")
             self._local.cursor = cur
             self._cursors.append(cur)
         return cur
@@ -131,5 +135,13 @@ def open_context(bundle: Path | str, seed: int = 0) -> SynthContext:
     con.execute("SET TimeZone = 'UTC'")
     inc_path = bundle / "incidents.json"
     incidents = json.loads(inc_path.read_text())["incidents"] if inc_path.exists() else []
-    return SynthContext(bundle, spec, build_catalog(spec), Frames(bundle), con,
-                        np.random.default_rng(np.random.SeedSequence([seed, 0x51])), incidents)
+    from tools.queries.holdout import read_holdout, visible_catalog
+
+    hold = read_holdout(bundle)
+    catalog = build_catalog(spec)
+    if hold is not None:  # questions over the visible data never reach into the held-back horizon
+        con.execute(f"SET file_search_path = {quote_literal(str(Path(bundle).resolve()))}")
+        catalog = visible_catalog(catalog, hold)
+        incidents = [i for i in incidents if str(i.get("start", "")) < hold["cut"]]
+    return SynthContext(bundle, spec, catalog, Frames(bundle), con,
+                        np.random.default_rng(np.random.SeedSequence([seed, 0x51])), incidents, hold)

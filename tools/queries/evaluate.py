@@ -159,7 +159,13 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
         if agree(out.naive, out.answer):
             out.reason = "not discriminative: the naive reading gives the same answer"
             return out
-    out.tolerance = tolerance(atype, c.decimals, sens_rel, out.answer)
+        stated = c.hints.get("tolerance")
+        if stated and isinstance(out.naive, int | float) and isinstance(out.answer, int | float) and \
+                abs(out.naive - out.answer) <= max(stated["abs"], stated["rel"] * abs(out.answer)):
+            out.reason = "not discriminative: the naive reading is within the stated tolerance"
+            return out
+    out.tolerance = dict(c.hints["tolerance"]) if "tolerance" in c.hints else \
+        tolerance(atype, c.decimals, sens_rel, out.answer)  # a tolerance the question states is the tolerance
     if render:
         out.question = t.render(c, ctx)
     return out

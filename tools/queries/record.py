@@ -29,7 +29,8 @@ class QARecord(BaseModel):
     canonical_question: str
     variant_of: str | None
     persona: str | None
-    family: Literal["stateless", "stateful", "incident"]
+    family: Literal["stateless", "stateful", "incident", "shape", "detection", "forecast", "claim",
+                    "false_premise", "unanswerable"]
     template: str
     params: dict[str, Any]
     answer: Any
@@ -42,6 +43,8 @@ class QARecord(BaseModel):
     contrast: bool
     naive_answer: Any
     difficulty: Literal["easy", "medium", "hard"]
+    precise_question: str = ""  # the full wording (bounds, rounding, definitions inline)
+    evidence: str = ""  # definitions of the question's derived terms, shown to the agent with it
 
     @field_validator("id")
     @classmethod
@@ -78,6 +81,10 @@ def gold_sql_mismatches(db_path: Path | str, records: list[dict[str, Any]]) -> l
 
     con = duckdb.connect(str(db_path), read_only=True)
     con.execute("SET TimeZone = 'UTC'")
+    if (Path(db_path).parent / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
+        from tools.sqlsafe import quote_literal
+
+        con.execute(f"SET file_search_path = {quote_literal(str(Path(db_path).parent.resolve()))}")
     bad = []
     try:
         for r in records:

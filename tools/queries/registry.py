@@ -13,7 +13,12 @@ from typing import Any
 
 from tools.queries.spec import AnswerType, QuerySpec
 
-FAMILIES = ("stateless", "stateful", "incident")
+CORE_FAMILIES = ("stateless", "stateful", "incident")
+# Families asked only when the query plan's mix names them (docs/QUESTION-FAMILIES.md): default suites stay
+# as they were. ``forecast`` also needs a held-back horizon (tools/queries/holdout.py).
+EXTRA_FAMILIES = ("shape", "detection", "forecast", "claim", "false_premise", "unanswerable")
+FAMILIES = CORE_FAMILIES + EXTRA_FAMILIES
+
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,8 @@ class Template:
     difficulty: str = "medium"
     answer_type_for: Callable[[QuerySpec], AnswerType] | None = None
     screen_with: str | None = None
+    balance: bool = False  # keep yes and no answers in equal share (claims)
+    explain: Callable[[Any, Candidate, Any], str] | None = None  # (ctx, candidate, answer) -> answer_text
 
     def type_of(self, q: QuerySpec) -> AnswerType:
         """The answer type of one query (a grouped variant answers a mapping)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from tools.queries.context import SynthContext, open_context
 from tools.queries.evaluate import Outcome, evaluate
-from tools.queries.registry import FAMILIES, Candidate, load_templates
+from tools.queries.registry import CORE_FAMILIES, EXTRA_FAMILIES, FAMILIES, Candidate, load_templates
 from tools.queries.render import answer_text
 
 MIN_PER_FAMILY = 12
@@ -39,8 +39,9 @@ class Suite:
 def quotas(ctx: SynthContext, n: int | None) -> dict[str, int]:
     """Questions per family from the query plan's mix, at least MIN_PER_FAMILY each."""
     plan = ctx.spec.query_plan
-    total = n if n is not None else max(plan.n_questions, MIN_PER_FAMILY * len(FAMILIES))
-    fams = [f for f in FAMILIES if f != "incident" or ctx.incidents]
+    extra = [f for f in EXTRA_FAMILIES if plan.mix.get(f, 0.0) > 0 and (f != "forecast" or ctx.holdout)]
+    total = n if n is not None else max(plan.n_questions, MIN_PER_FAMILY * (len(CORE_FAMILIES) + len(extra)))
+    fams = [f for f in CORE_FAMILIES if f != "incident" or ctx.incidents] + extra
     weights = {f: plan.mix.get(f, 0.0) for f in fams}
     s = sum(weights.values()) or 1.0
     out = {f: max(round(total * w / s), MIN_PER_FAMILY if n is None else 0) for f, w in weights.items()}
@@ -57,14 +58,16 @@ def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     t, c = o.template, o.candidate
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
                                      c.spec.entity_filter.table else [])})
+    text = t.explain(ctx, c, o.answer) if t.explain else answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals)
+    extra = {k: c.hints[h] for k, h in (("precise_question", "precise"), ("evidence", "evidence")) if c.hints.get(h)}
     return {
         "id": qid, "question": o.question, "canonical_question": o.question, "variant_of": None,
         "persona": None, "family": t.family, "template": t.name, "params": c.spec.to_json(),
         "answer": o.answer, "answer_type": t.type_of(c.spec),
-        "answer_text": answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals),
+        "answer_text": text,
         "tolerance": o.tolerance, "gold_sql": o.gold_sql, "tables": tables,
         "incident_id": c.incident_id, "contrast": c.contrast, "naive_answer": o.naive,
-        "difficulty": c.hints.get("difficulty", t.difficulty),
+        "difficulty": c.hints.get("difficulty", t.difficulty), **extra,
     }
 
 
@@ -130,6 +133,7 @@ def synthesize(ctx: SynthContext, n: int | None = None,
             turns = _turns(enumerated[fam].result(), seen, accept, frozenset(prefer))
             window: deque[Future] = deque()
             got = 0
+            per_answer: dict[str, int] = {}  # balanced templates: kept questions per yes/no answer
             while got < quota:
                 while len(window) < IN_FLIGHT and (nc := next(turns, None)) is not None:
                     window.append(pool.submit(evaluate, templates[nc[0]], nc[1], ctx, render=False))
@@ -141,6 +145,13 @@ def synthesize(ctx: SynthContext, n: int | None = None,
                 if not o.kept:
                     suite.dropped.append(o)
                     continue
+                if o.template.balance:
+                    side = str(o.answer.get("value") if isinstance(o.answer, dict) else o.answer)
+                    if per_answer.get(side, 0) >= (quota + 1) // 2:
+                        o.reason = f"balance: enough questions answered {side}"
+                        suite.dropped.append(o)
+                        continue
+                    per_answer[side] = per_answer.get(side, 0) + 1
                 o.question = o.template.render(o.candidate, ctx)
                 kept.append(o)
                 got += 1
