@@ -6,6 +6,9 @@ rows come out in the same order as the local engine's single file.
 
 from __future__ import annotations
 
+import os
+import re
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -52,14 +55,29 @@ def parquet_source(bundle: Path | str, name: str) -> str:
     return "read_parquet([" + ", ".join(quote_literal(f) for f in files) + "])"
 
 
+_SETTINGS: dict[str, str | None] = {"memory_limit": None}
+
+
+def set_memory_limit(limit: str | None) -> None:
+    """The DuckDB memory limit of every bundle connection opened from now on in this process (``'4GB'``;
+    None: DuckDB's default, 80% of RAM). ``chronoeval check/queries --memory-limit`` set it."""
+    if limit is not None and not re.fullmatch(r"\d+(\.\d+)?\s*[KMGT]i?B", limit.strip(), re.IGNORECASE):
+        raise ValueError(f"memory limit {limit!r}: give a size such as 4GB or 512MB")
+    _SETTINGS["memory_limit"] = limit
+
+
 def connect_bundle(db_path: Path | str, *, read_only: bool = True,
                    memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """Open a bundle's ``data.duckdb``. Large worlds hold views over ``data/<table>/*.parquet`` with
     paths relative to the bundle, so the bundle directory is put on DuckDB's file search path (the
-    bundle can move); ``memory_limit`` (e.g. ``'4GB'``) makes DuckDB spill instead of growing."""
+    bundle can move); ``memory_limit`` (e.g. ``'4GB'``, default: ``set_memory_limit``'s) makes DuckDB
+    spill to its temp directory instead of growing."""
     db_path = Path(db_path)
     con = duckdb.connect(str(db_path), read_only=read_only)
     con.execute(f"SET file_search_path = {quote_literal(str(db_path.resolve().parent))}")
-    if memory_limit:
+    memory_limit = memory_limit or _SETTINGS["memory_limit"]
+    if memory_limit:  # spill outside the bundle (its files are hashed in manifest.json)
+        spill = Path(tempfile.gettempdir()) / f"chronoeval-duckdb-spill-{os.getpid()}"
+        con.execute(f"SET temp_directory = {quote_literal(str(spill))}")
         con.execute(f"SET memory_limit = {quote_literal(memory_limit)}")
     return con

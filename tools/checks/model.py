@@ -143,6 +143,7 @@ def open_bundle(out: str | Path) -> Bundle:
     """Open ``out`` (spec.yaml + data.duckdb [+ incidents.json]); BundleError if it is not a bundle."""
     import duckdb
 
+    from tools.bundle.layout import connect_bundle
     from tools.spec import SpecError, load_spec
 
     out = Path(out)
@@ -165,7 +166,7 @@ def open_bundle(out: str | Path) -> Bundle:
                               "regenerate the bundle") from None
         incidents = doc.get("incidents", []) if isinstance(doc, dict) else list(doc)
     try:
-        con = duckdb.connect(str(out / "data.duckdb"), read_only=True)
+        con = connect_bundle(out / "data.duckdb")
     except duckdb.Error as exc:
         raise BundleError(f"{out / 'data.duckdb'} cannot be opened ({exc}); regenerate the bundle") from None
     _configure(con)

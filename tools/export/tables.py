@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 
+from tools.bundle.layout import connect_bundle
 from tools.bundle.paths import child_path
 from tools.harness.context import HarnessError, bundle_schema
 from tools.sqlsafe import quote_ident, quote_path, quote_qualified
@@ -23,7 +24,7 @@ def _connect(bundle: Path) -> duckdb.DuckDBPyConnection:
     db = Path(bundle) / "data.duckdb"
     if not db.is_file():
         raise HarnessError(f"{bundle} has no data.duckdb; is it a chronoeval bundle?")
-    con = duckdb.connect(str(db), read_only=True)
+    con = connect_bundle(db)
     con.execute("SET TimeZone = 'UTC'")
     return con
 

@@ -124,14 +124,22 @@ def cluster_client(scheduler: str | None, n_workers: int = 2, memory_limit: str 
     return Client(cluster), cluster
 
 
-def worker_peak_rss(client) -> dict[str, int]:
-    """Peak resident memory (bytes) of every worker process so far."""
+def _peak_rss() -> int:
+    """This process's peak resident memory in bytes (VmHWM; ru_maxrss where /proc is missing)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     import resource
 
-    def peak() -> int:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
-    return client.run(peak)
+
+def worker_peak_rss(client) -> dict[str, int]:
+    """Peak resident memory (bytes) of every worker process so far, by worker address."""
+    return client.run(_peak_rss)
 
 
 def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress, rows_per_shard: int,

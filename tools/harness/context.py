@@ -49,12 +49,12 @@ class AgentContext(BaseModel):
 
 def bundle_schema(bundle: Path) -> dict[str, list[tuple[str, str]]]:
     """Columns and DuckDB types of every table in a bundle's data.duckdb."""
-    import duckdb
+    from tools.bundle.layout import connect_bundle
 
     db = Path(bundle) / "data.duckdb"
     if not db.is_file():
         raise HarnessError(f"{bundle} has no data.duckdb; is it a chronoeval bundle (chronoeval generate ... -o DIR)?")
-    con = duckdb.connect(str(db), read_only=True)
+    con = connect_bundle(db)
     try:
         rows = con.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
                            "ORDER BY table_name, ordinal_position").fetchall()

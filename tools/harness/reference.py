@@ -50,14 +50,14 @@ class _DuckDB:
         self.local = threading.local()
 
     def cursor(self):
-        import duckdb
+        from tools.bundle.layout import connect_bundle
 
         con = getattr(self.local, "con", None)
         if con is None:
             db = self.bundle / "data.duckdb"
             if not db.is_file():
                 raise HarnessError(f"{self.bundle} has no data.duckdb for the oracle")
-            con = duckdb.connect(str(db), read_only=True)
+            con = connect_bundle(db)
             con.execute("SET TimeZone = 'UTC'")
             if (self.bundle / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
                 con.execute(f"SET file_search_path = {quote_literal(str(self.bundle.resolve()))}")

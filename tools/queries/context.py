@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
+from tools.bundle.layout import connect_bundle
 from tools.queries.catalog import Catalog, TableView, build_catalog
 from tools.queries.reference.frames import Frames
 from tools.queries.spec import Window
@@ -131,7 +132,7 @@ def open_context(bundle: Path | str, seed: int = 0) -> SynthContext:
 
     bundle = Path(bundle)
     spec = load_spec(bundle / "spec.yaml")
-    con = duckdb.connect(str(bundle / "data.duckdb"), read_only=True)
+    con = connect_bundle(bundle / "data.duckdb")
     con.execute("SET TimeZone = 'UTC'")
     inc_path = bundle / "incidents.json"
     incidents = json.loads(inc_path.read_text())["incidents"] if inc_path.exists() else []

@@ -38,6 +38,7 @@ class QARecord(BaseModel):
     answer_text: str
     tolerance: Tolerance
     gold_sql: str
+    gold_sql_dialects: dict[str, str] = {}  # gold_sql in spark, snowflake, bigquery, postgres, trino (sqlglot)
     tables: list[str]
     incident_id: str | None
     contrast: bool
@@ -75,11 +76,10 @@ def load_suite(path: Path | str) -> list[QARecord]:
 def gold_sql_mismatches(db_path: Path | str, records: list[dict[str, Any]]) -> list[str]:
     """Re-run every record's ``gold_sql`` in a fresh read-only DuckDB connection and list the records
     whose result is not their ``answer`` (empty when the suite is consistent with the data)."""
-    import duckdb
-
+    from tools.bundle.layout import connect_bundle
     from tools.queries.answers import agree, canonical
 
-    con = duckdb.connect(str(db_path), read_only=True)
+    con = connect_bundle(db_path)
     con.execute("SET TimeZone = 'UTC'")
     if (Path(db_path).parent / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
         from tools.sqlsafe import quote_literal

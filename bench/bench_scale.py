@@ -1,0 +1,123 @@
+"""Benchmark: a world bigger than one process's comfort zone, generated with ``--engine dask``.
+
+Generates the pack scaled to about N rows on a LocalCluster of W single-threaded worker processes
+(partitioned Parquet, data.duckdb views above the threshold), then runs the checks and the question
+suite on the result, each in its own process under a DuckDB memory limit. Reports wall time, peak
+RSS of every dask worker and of the driver, of `check` and of `queries`, and whether the pandas and
+SQL executors agreed on every question.
+
+    nice -n 10 python bench/bench_scale.py --rows 10000000 [--workers 2] [--memory-limit 4GB]
+        [--keep DIR] [--skip-queries] [--json OUT.json]
+
+The last line is: rows=<n> generate_s=<s> worker_peak_mb=<max> check_s=<s> queries_s=<s> agree=<bool>
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(phase: str, bundle: str, memory_limit: str) -> None:
+    """One phase in a fresh process: prints one JSON line with its figures."""
+    from tools.bundle.layout import set_memory_limit
+
+    set_memory_limit(memory_limit)
+    t = time.perf_counter()
+    if phase == "check":
+        from tools.checks import check_bundle
+
+        checks = check_bundle(Path(bundle))
+        out = {"checks": len(checks), "failed": sum(not c.passed for c in checks)}
+    else:
+        from tools.queries.suite import build_suite
+
+        suite = build_suite(Path(bundle))
+        out = {"questions": len(suite.records), "disagreements": len(suite.disagreements),
+               "dropped": len(suite.dropped)}
+    print(json.dumps({**out, "seconds": round(time.perf_counter() - t, 1), "peak_rss_mb": round(_rss_mb())}))
+
+
+def run_child(phase: str, bundle: Path, memory_limit: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", phase, "--keep", str(bundle),
+                           "--memory-limit", memory_limit], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{phase} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--pack", default="iot")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--memory-limit", default="4GB", help="DuckDB memory limit of check and queries")
+    ap.add_argument("--keep", type=Path, help="Generate into (or reuse) this bundle directory.")
+    ap.add_argument("--skip-queries", action="store_true")
+    ap.add_argument("--json", type=Path, help="Also write the figures here.")
+    ap.add_argument("--child", choices=["check", "queries"], help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        return child(args.child, str(args.keep), args.memory_limit)
+
+    from bench.bench_generate import rows_at_scale_one
+    from tools.generate import generate_bundle
+    from tools.generate.distributed import cluster_client
+    from tools.spec import resolve_spec
+
+    spec = resolve_spec(args.pack)
+    tmp = None
+    out = args.keep
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+        out = tmp / "bundle"
+    fig: dict = {"rows_target": args.rows, "pack": args.pack, "workers": args.workers}
+    try:
+        if not (out / "data.duckdb").is_file():
+            base, _ = rows_at_scale_one(spec)
+            client, cluster = cluster_client(None, n_workers=args.workers, memory_limit=None)
+            try:
+                t = time.perf_counter()
+                summary = generate_bundle(spec, out, scale=args.rows / base, force=True, engine="dask", client=client)
+                fig["generate_s"] = round(time.perf_counter() - t, 1)
+            finally:
+                client.close()
+                cluster.close()
+            fig["rows"] = summary.total_rows
+            fig["worker_peak_rss_mb"] = sorted(round(v / 2**20) for v in summary.worker_peak_rss.values())
+            fig["driver_peak_rss_mb"] = round(_rss_mb())
+            fig["parquet_mb"] = round(sum(p.stat().st_size for p in (out / "data").rglob("*.parquet")) / 2**20)
+            print(f"generated {fig['rows']:,} rows in {fig['generate_s']} s; worker peak RSS "
+                  f"{fig['worker_peak_rss_mb']} MB; driver {fig['driver_peak_rss_mb']} MB", flush=True)
+        fig["check"] = run_child("check", out, args.memory_limit)
+        print(f"check: {fig['check']}", flush=True)
+        if not args.skip_queries:
+            fig["queries"] = run_child("queries", out, args.memory_limit)
+            print(f"queries: {fig['queries']}", flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(fig, indent=2) + "\n")
+        q = fig.get("queries", {})
+        print(f"rows={fig.get('rows', '?')} generate_s={fig.get('generate_s', '?')} "
+              f"worker_peak_mb={max(fig.get('worker_peak_rss_mb', [0]))} check_s={fig['check']['seconds']} "
+              f"queries_s={q.get('seconds', '-')} agree={q.get('disagreements', 0) == 0 if q else '-'}")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
