@@ -13,6 +13,7 @@ from tools.checks.model import Bundle, in_list, iso_to_us, qi
 from tools.checks.patterns import make_ctx, peers
 from tools.checks.series import fetch
 from tools.spec.durations import parse_duration
+from tools.sqlsafe import quote_literal
 
 HOUR = 3_600_000_000
 
@@ -40,6 +41,8 @@ def _series_panel(ax, b: Bundle, rec: dict, key: str, lo: int, hi: int) -> str:
     busy = {x for r in b.incidents if r.get("table") == rec["table"] and iso_to_us(r["start"]) < hi
             and lo < iso_to_us(r["end"]) for x in r["entities"]}
     calm = [p for p in peers(ctx) if p not in busy] or peers(ctx)
+    start, end = iso_to_us(rec["start"]), iso_to_us(rec["end"])
+    calm = _steady(b, rec, calm, lo, hi) or _steady(b, rec, calm, start, end) or calm
     peer = _closest_peer(b, rec, key, ent, calm, extra)
     em = b.spec.entity(rec["entity_type"]).emission
     step = parse_duration(em.cadence) * 1e6 if em is not None and em.kind == "periodic" else None
@@ -57,7 +60,35 @@ def _series_panel(ax, b: Bundle, rec: dict, key: str, lo: int, hi: int) -> str:
             x = np.insert(x, cut, np.nan)
         ax.plot(_dt(t), x, style, lw=width, marker="." if s.t.size < 200 else None,
                 color="#c0392b" if name == ent else "#7f8c8d", label=f"{name} ({what})")
+    if _whole(b, rec, key):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     return key
+
+
+def _whole(b: Bundle, rec: dict, key: str) -> bool:
+    """The key holds whole numbers (counts): its axis gets integer ticks."""
+    m = next((m for m in b.spec.entity(rec["entity_type"]).measurements if m.name == key), None)
+    return m is not None and (m.integer or m.noise.kind == "poisson" or m.decimals == 0)
+
+
+def _steady(b: Bundle, rec: dict, candidates: list[str], lo: int, hi: int) -> list[str]:
+    """The candidates that stay in the table's usual state (its most common value of the visible state
+    column) over the whole plotted range, so the 'unaffected peer' does not look affected by an
+    episode of its own (an outage state of the simulation). Empty when there is no state column."""
+    machine = b.spec.entity(rec["entity_type"]).states
+    col = getattr(machine, "column", None)
+    if not col or col not in set(b.columns(rec["table"])) or not candidates:
+        return []
+    idc, ts, sc, tab = qi(rec["id_column"]), qi(rec["timestamp_column"]), qi(col), qi(rec["table"])
+    usual = b.one(f"SELECT {sc} FROM {tab} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")[0]
+    if usual is None:
+        return []
+    moved = {str(r[0]) for r in b.sql(
+        f"SELECT DISTINCT {idc} FROM {tab} WHERE {idc} IN {in_list(candidates)} AND epoch_us({ts}) BETWEEN {lo} "
+        f"AND {hi} AND {sc} IS DISTINCT FROM {quote_literal(str(usual))}")}
+    return [c for c in candidates if c not in moved]
 
 
 def _closest_peer(b: Bundle, rec: dict, key: str, ent: str, candidates: list[str], extra: str) -> str | None:
@@ -83,9 +114,12 @@ def _count_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str:
                f"{qi(rec['table'])} GROUP BY {idc}) WHERE first_us BETWEEN {lo} AND {hi} GROUP BY 1 ORDER BY 1")
         rows = b.sql(sql)
         if rows:
+            from matplotlib.ticker import MaxNLocator
+
             h, n, rest = zip(*rows, strict=True)
             ax.plot(_dt(np.array(h)), n, "-", color="#c0392b", lw=1.6, label="all entities")
             ax.plot(_dt(np.array(h)), rest, "-", color="#7f8c8d", lw=1.0, label="without the surge entities")
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         return "entities starting per hour"
     if rec["kind"] == "behavior_shift" and (panel := _behavior_panel(ax, b, rec, lo, hi)):
         return panel

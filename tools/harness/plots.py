@@ -81,6 +81,9 @@ def consistency_plot(summary: dict, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(4.5, 3))
     ax.hist(shares, bins=[i / 10 for i in range(11)], color="#17becf", edgecolor="white")
     ax.set_xlabel("majority label share over trials")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of questions: whole ticks
     ax.set_ylabel("questions")
     ax.set_title(f"self-consistency (mean {summary['self_consistency'] or 0:.2f})", fontsize=9)
     return _save(fig, path)

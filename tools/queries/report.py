@@ -73,6 +73,9 @@ def questions_figure(suite: Suite, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(7, 0.28 * max(len(items), 4) + 1))
     ax.barh([t for (_, t), _ in items], [n for _, n in items], color=[colors[f] for (f, _), _ in items])
     ax.invert_yaxis()
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of questions: whole ticks
     ax.set_xlabel("questions")
     ax.set_title("Questions per template (blue stateless, orange stateful, red incident)", fontsize=9)
     fig.tight_layout()
