@@ -89,3 +89,23 @@ def test_categorical_weights_that_do_not_sum_to_one_are_explained(tmp_path):
     assert "categorical weights sum to 1.35; they are relative weights" in text and "EN-100 70.4%" in text
     schema = run("schema").output
     assert "relative weight" in schema and "must sum to 1" in schema
+
+
+def test_the_decision_logs_row_estimate_matches_the_generated_rows(tmp_path):
+    import json
+
+    from knowledge.catalog import load_catalog
+    from tools.describe.compose_world import compose_world
+    from tools.describe.understand import understand
+    from tools.generate import generate_bundle
+
+    catalog = load_catalog()
+    draft = understand("pumps reporting pressure and flow every 30 minutes over 2 days", catalog, None)
+    spec, decisions, _ = compose_world(draft, catalog, 0)
+    said = next((d for d in decisions if "rows)" in d), None)
+    m = re.search(r"count (\d+) (\w+): default \(about ([\d,]+) rows\)", said or "")
+    assert m, decisions
+    generate_bundle(spec, tmp_path / "b", force=True)
+    tables = json.loads((tmp_path / "b" / "manifest.json").read_text())["tables"]
+    rows = max(t["rows"] for t in tables.values())
+    assert abs(rows - int(m.group(3).replace(",", ""))) <= 0.02 * rows, (said, tables)
