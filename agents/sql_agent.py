@@ -8,6 +8,7 @@ or PostgreSQL. Tool errors go back to the model as text so it can fix its query.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -48,6 +49,10 @@ class _Connections:
 
             if c.backend == "duckdb":
                 con = duckdb.connect(c.db_path, read_only=True)
+                from tools.sqlsafe import quote_literal
+
+                # a big world's data.duckdb holds views over data/<table>/part-*.parquet beside it
+                con.execute(f"SET file_search_path = {quote_literal(os.path.dirname(os.path.abspath(c.db_path)))}")
             else:
                 con = duckdb.connect()
                 reader = "read_parquet" if c.backend == "parquet" else "read_csv_auto"
@@ -55,6 +60,8 @@ class _Connections:
 
                 for t in c.tables:
                     path = f"{c.data_dir}/{t}.{c.backend}"
+                    if os.path.isdir(f"{c.data_dir}/{t}"):  # partitioned (--engine dask): the parts in order
+                        path = f"{c.data_dir}/{t}/part-*.{c.backend}"
                     con.execute(f"CREATE VIEW {quote_ident(t)} AS SELECT * FROM {reader}({quote_literal(path)})")
             con.execute("SET TimeZone = 'UTC'")
             self.local.duck = con

@@ -78,7 +78,7 @@ def build_context(bundle: Path, backend: Backend = "duckdb", *, dsn: str | None 
                             schema_=schema)
     if backend in ("parquet", "csv"):
         d = Path(data_dir) if data_dir else bundle / "data"
-        if not any(d.glob(f"*.{backend}")):
+        if not any(d.glob(f"*.{backend}")) and not any(d.glob(f"*/part-*.{backend}")):
             raise HarnessError(f"{d} holds no .{backend} tables; write them with `chronoeval export {bundle} "
                                f"--format {backend} -o DIR` and pass --data-dir DIR")
         return AgentContext(backend=backend, data_dir=str(d.resolve()), tables=sorted(schema), schema_=schema)

@@ -28,12 +28,18 @@ def _read_only(path: Path) -> None:
 
 
 def _copy_tables(src: Path, dest: Path, ext: str) -> int:
+    """Copy ``src/*.ext`` and the partitioned tables ``src/<table>/part-*.ext`` (``--engine dask``)."""
     dest.mkdir()
     n = 0
     for p in sorted(src.glob(f"*.{ext}")):
         if p.is_file():
             shutil.copyfile(p, dest / p.name)
             n += 1
+    for d in sorted(q for q in src.iterdir() if q.is_dir() and any(q.glob(f"part-*.{ext}"))) if src.is_dir() else []:
+        (dest / d.name).mkdir()
+        for p in sorted(d.glob(f"part-*.{ext}")):
+            shutil.copyfile(p, dest / d.name / p.name)
+        n += 1
     return n
 
 
@@ -120,6 +126,8 @@ def agent_workspace(bundle: Path, backend: Backend = "duckdb", *, data_dir: Path
         if backend == "duckdb":
             shutil.copyfile(bundle / "data.duckdb", root / "data.duckdb")
             _read_only(root / "data.duckdb")
+            if any((bundle / "data").glob("*/part-*.parquet")):  # a big world's views read data/<table>/*
+                os.symlink((bundle / "data").resolve(), root / "data", target_is_directory=True)
             ctx.db_path = str(root / "data.duckdb")
         elif backend == "postgres":
             ctx.dsn = dsn

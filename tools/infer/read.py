@@ -66,6 +66,13 @@ def _delimiter(path: Path) -> str:
 def read_frame(path: str | Path) -> pd.DataFrame:
     """A file as a DataFrame; InferError for a missing, empty, unreadable or unsupported file."""
     p = Path(path)
+    if p.is_dir() and (parts := sorted(p.glob("part-*.parquet"))):  # a partitioned table (--engine dask)
+        try:
+            frame = pd.concat([pd.read_parquet(x) for x in parts], ignore_index=True)
+        except (ValueError, OSError) as exc:
+            raise InferError(str(p), f"cannot be read as a table ({str(exc).splitlines()[0]}); check the parts") from None
+        frame.columns = identifier_columns([str(c).strip() for c in frame.columns])
+        return frame
     if not p.is_file():
         raise InferError(str(p), "file not found; give CSV or Parquet files, one per table")
     suffix = p.suffix.lower()
