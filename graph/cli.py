@@ -250,6 +250,12 @@ def queries(
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed for choosing candidates.")] = 0,
     memory_limit: Annotated[str | None, typer.Option(
         "--memory-limit", help="DuckDB memory limit (e.g. 4GB): bigger work spills to disk.")] = None,
+    holdout: Annotated[str | None, typer.Option(
+        "--holdout", help="Hold the last part of every table back (e.g. 1d) in holdout/, out of what agents see; "
+                          "needed by forecast questions. Default: nothing held back.")] = None,
+    family: Annotated[list[str] | None, typer.Option(
+        "--family", help="Add questions of an extra family (shape, detection, forecast, claim, false_premise, "
+                         "unanswerable); repeatable.")] = None,
 ) -> None:
     """Synthesize the question suite of a bundle: qa.jsonl (answers computed by pandas and SQL, which
     must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""
@@ -258,13 +264,16 @@ def queries(
         from tools.checks.model import open_bundle
 
         open_bundle(bundle).close()
+        from graph.cli_base import register_user_errors
         from graph.cli_verify import bundle_writer
         from graph.console import RichProgress, print_suite_summary
+        from tools.queries.holdout import HoldoutError
         from tools.queries.suite import build_suite
 
+        register_user_errors(HoldoutError)
         with bundle_writer(bundle), RichProgress() as progress:
             tick = progress.counter("synthesizing questions")
-            suite = build_suite(bundle, n=n, seed=seed, progress=tick)
+            suite = build_suite(bundle, n=n, seed=seed, progress=tick, holdout=holdout, families=family or ())
         print_suite_summary(suite, bundle)
         if suite.disagreements:
             print_error(f"{len(suite.disagreements)} candidate(s) got different answers from the pandas and SQL "

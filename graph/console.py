@@ -175,7 +175,9 @@ def print_suite_summary(suite, bundle) -> None:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for col in ("family", "questions", "templates", "contrast", "with naive answer"):
         table.add_column(col, justify="left" if col == "family" else "right")
-    for fam in ("stateless", "stateful", "incident"):
+    from tools.queries.registry import FAMILIES
+
+    for fam in FAMILIES:
         recs = [r for r in suite.records if r["family"] == fam]
         if recs:
             table.add_row(fam, str(len(recs)), str(len({r["template"] for r in recs})),

@@ -31,12 +31,15 @@ def _prf(pairs: list[tuple[set, set]]) -> dict[str, Any]:
 
 
 def _listed(row: dict, expected: list[str], universe: set[str]) -> set[str]:
-    """The entities an answer lists: the grader's parse, else the known ids found in its text."""
+    """The entities an answer lists (canonical ids: 'MME_000' and 'MME_0' are one): the grader's parse,
+    else the known ids found in its text."""
+    from tools.grade.ids import canon_id
+
     parsed = row.get("parsed")
     if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
-        return set(parsed)
+        return {canon_id(x) for x in parsed}
     text = str(row.get("response") or "")
-    return {e for e in universe | set(expected) if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)}
+    return {canon_id(e) for e in universe | set(expected) if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)}
 
 
 def _figure(row: dict) -> float | None:
@@ -74,12 +77,14 @@ def family_metrics(records: list[dict], rows: list[dict]) -> dict[str, Any]:
         out["claim"] = {"accuracy_true_claims": _rate([r for r in rs if truth[r["id"]]]),
                         "accuracy_false_claims": _rate([r for r in rs if not truth[r["id"]]]), "n": len(rs)}
     if by.get("detection"):
+        from tools.grade.ids import canon_id
+
         pairs = []
         for r in by["detection"]:
             want = rec[r["id"]]["answer"]
             if isinstance(want, list):
                 universe = set((rec[r["id"]].get("params") or {}).get("params", {}).get("universe", []))
-                pairs.append((_listed(r, want, universe), set(want)))
+                pairs.append((_listed(r, want, universe), {canon_id(x) for x in want}))
         if pairs:
             out["detection"] = _prf(pairs)
     if by.get("forecast"):

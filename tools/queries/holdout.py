@@ -26,7 +26,8 @@ HOLDOUT_DIR = "holdout"
 
 
 class HoldoutError(ValueError):
-    """A held-back horizon that cannot be made (too long, or another one already made)."""
+    """Bad input for the held-back horizon or the extra families (too long a horizon, another one
+    already held back, an unknown family, forecast without a horizon): a user error."""
 
 
 def read_holdout(bundle: Path | str) -> dict[str, Any] | None:

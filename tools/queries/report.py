@@ -69,7 +69,9 @@ def questions_figure(suite: Suite, path: Path) -> Path:
 
     per = Counter((r["family"], r["template"]) for r in suite.records)
     items = sorted(per.items())
-    colors = {"stateless": "#4c72b0", "stateful": "#dd8452", "incident": "#c44e52"}
+    colors = {"stateless": "#4c72b0", "stateful": "#dd8452", "incident": "#c44e52", "shape": "#55a868",
+              "detection": "#8172b3", "forecast": "#937860", "claim": "#da8bc3", "false_premise": "#8c8c8c",
+              "unanswerable": "#ccb974"}
     fig, ax = plt.subplots(figsize=(7, 0.28 * max(len(items), 4) + 1))
     ax.barh([t for (_, t), _ in items], [n for _, n in items], color=[colors[f] for (f, _), _ in items])
     ax.invert_yaxis()

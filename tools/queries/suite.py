@@ -175,17 +175,41 @@ def write_suite(out: Path | str, suite: Suite) -> Path:
     return path
 
 
+def family_quotas(ctx: SynthContext, n: int | None, families: Iterable[str]) -> dict[str, int]:
+    """The plan's quotas plus MIN_PER_FAMILY questions of each extra family asked for (``forecast``
+    only on a bundle with a held-back horizon)."""
+    from tools.queries.holdout import HoldoutError
+
+    out = quotas(ctx, n)
+    for f in families:
+        if f not in FAMILIES:
+            raise HoldoutError(f"--family {f}: unknown question family; choose from {', '.join(FAMILIES)}")
+        if f == "forecast" and not ctx.holdout:
+            raise HoldoutError("--family forecast needs a held-back horizon: pass --holdout 1d")
+        out.setdefault(f, MIN_PER_FAMILY)
+    return out
+
+
 def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
-                progress: Callable[[int, int], None] | None = None, prefer: Iterable[str] = ()) -> Suite:
-    """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes."""
+                progress: Callable[[int, int], None] | None = None, prefer: Iterable[str] = (),
+                holdout: str | None = None, families: Iterable[str] = ()) -> Suite:
+    """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes.
+    ``holdout`` (e.g. ``1d``) first holds the last part of every table back (tools/queries/holdout.py);
+    ``families`` adds extra families (shape, detection, forecast, claim, false_premise, unanswerable)."""
     from tools.generate.writers import refresh_manifest
     from tools.queries.report import write_questions_report
 
     bundle = Path(bundle)
+    if holdout:
+        from tools.queries.holdout import split_holdout
+
+        split_holdout(bundle, holdout)
     ctx = open_context(bundle, seed)
     ctx.prefetch()
     try:
-        suite = synthesize(ctx, n, progress, prefer=prefer)
+        families = list(families)
+        only = family_quotas(ctx, n, families) if families else None
+        suite = synthesize(ctx, n, progress, prefer=prefer, only=only)
     finally:
         ctx.close()
     write_suite(bundle, suite)

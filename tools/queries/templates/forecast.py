@@ -85,8 +85,8 @@ def _mean_candidates(ctx: SynthContext):
             continue
         ids = [r[0] for r in ctx.con.execute(f"SELECT DISTINCT CAST({ident(t.entity)} AS VARCHAR) FROM "
                                              f"{ident(t.name)} ORDER BY 1").fetchall()]
-        for e in ctx.pick(ids, 8):
-            for k in ctx.pick(list(t.keys), 2):
+        for e in ctx.pick(ids, 12):
+            for k in ctx.pick(list(t.keys), 3):
                 me = f"CAST({ident(t.entity)} AS VARCHAR) = {lit(e)} AND {ident(k.name)} IS NOT NULL"
                 series = _hourly(ctx, t, f"avg({ident(k.name)})", me, cut, False)
                 for w in ws:
