@@ -115,7 +115,7 @@ def _regenerate(bundle: Path, spec: dict, seed: int | None = None) -> list[str]:
     return failed
 
 
-def change_incidents(bundle: Path, r: Refinement) -> Change:
+def change_incidents(bundle: Path, r: Refinement, model: Any = None) -> Change:
     """Add / remove / cascade an incident, regenerate data + checks, refresh incident questions."""
     spec = _spec(bundle)
     days = _days(spec)
@@ -139,7 +139,44 @@ def change_incidents(bundle: Path, r: Refinement) -> Change:
     return Change(what, data_changed=data_hashes(bundle) != old_hashes, added=[x["id"] for x in new], removed=gone,
                   details=[f"non-incident questions: {len([x for x in kept if not x.get('variant_of')])} unchanged, "
                            f"{len(updated)} re-answered on the new data (both executors, every filter), "
-                           f"{len(lost)} replaced; incident questions synthesized again"])
+                           f"{len(lost)} replaced; incident questions synthesized again",
+                           paraphrase_new(bundle, before, [x["id"] for x in new], model)])
+
+
+def paraphrase_new(bundle: Path, before: list[dict], new_ids: list[str], model: Any = None) -> str:
+    """Give new canonical questions as many paraphrases as the suite's questions had (the same
+    personas), and say what was done; a suite without paraphrases gets none."""
+    if not new_ids:
+        return "no new questions to paraphrase"
+    per_q: dict[str, int] = {}
+    for x in before:
+        if x.get("variant_of"):
+            per_q[x["variant_of"]] = per_q.get(x["variant_of"], 0) + 1
+    if not per_q:
+        return "the suite had no paraphrases, so the new questions got none (`chronoeval paraphrase` adds them)"
+    from collections import Counter
+
+    from agents.paraphraser import paraphrase_bundle
+    from tools.paraphrase.personas import load_personas, personas_for
+
+    k = Counter(per_q.values()).most_common(1)[0][0]
+    used = {x.get("persona") for x in before if x.get("variant_of")}
+    domain = json.loads((bundle / "manifest.json").read_text()).get("spec")
+    ranked = personas_for(domain if isinstance(domain, str) else None, load_personas())
+    # the suite's personas first; the others stand in where those cannot voice a question
+    personas = [p for p in ranked if p.name in used] + [p for p in ranked if p.name not in used]
+    rep = paraphrase_bundle(bundle, personas, k, model=model)
+    got: dict[str, int] = {}
+    for x in rep.added:
+        got[x["variant_of"]] = got.get(x["variant_of"], 0) + 1
+    short = [q for q in new_ids if got.get(q, 0) < k]
+    said = f"paraphrases: the {len(new_ids)} new question(s) got {sum(got.get(q, 0) for q in new_ids)} variant(s), " \
+           f"{k} each as the suite's questions have"
+    if short:
+        said += (f"; {len(short)} got fewer ({', '.join(f'{q}: {got.get(q, 0)}' for q in short[:6])}"
+                 f"{', …' if len(short) > 6 else ''}): no other candidate kept every number, date and name of the "
+                 "question far enough from the others (report.md lists the rejected ones)")
+    return said
 
 
 def _order(record: dict) -> tuple:
@@ -174,10 +211,21 @@ def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
         {"name": persona.name, "description": persona.description, "style": r.topic}]
     atomic_write_text(bundle / "spec.yaml", spec_text(spec))
     rep = paraphrase_bundle(bundle, [persona], 1, model=model)
-    _write_report(bundle, read_qa(bundle))
+    records = read_qa(bundle)
+    _write_report(bundle, records)
+    canon = [x["id"] for x in records if not x.get("variant_of")]
+    voiced = {x["variant_of"] for x in records if x.get("persona") == persona.name}
+    missing = [q for q in canon if q not in voiced]
+    details = []
+    if missing:
+        details.append(f"{len(missing)} of the {len(canon)} questions got no variant in this voice "
+                       f"({', '.join(missing[:6])}{', …' if len(missing) > 6 else ''}): every candidate changed a "
+                       "number, date or name of the question, or was too close to a variant it already has")
+    if rep.rejected:
+        details.append(f"rejected {len(rep.rejected)} candidate variant(s) (see report.md)")
     return Change(f"added persona '{persona.name}' ({persona.style.replace('_', ' ')}); "
-                  f"{len(rep.added)} variant(s) in its voice", added=[x["id"] for x in rep.added],
-                  details=[f"rejected {len(rep.rejected)} variant(s) (see report.md)"] if rep.rejected else [])
+                  f"{len(rep.added)} variant(s) in its voice for {len(canon)} questions",
+                  added=[x["id"] for x in rep.added], details=details)
 
 
 def drop_questions(bundle: Path, r: Refinement) -> Change:
@@ -194,17 +242,20 @@ def drop_questions(bundle: Path, r: Refinement) -> Change:
     return Change(f"dropped {len(gone)} question(s) about '{r.topic}'", removed=sorted(gone))
 
 
-def more_questions(bundle: Path, r: Refinement, n: int = 6) -> Change:
+def more_questions(bundle: Path, r: Refinement, n: int = 6, model: Any = None) -> Change:
     """Add questions of a family (all families when none is named), about a topic when given."""
     records = read_qa(bundle)
     fams = [r.kind] if r.kind else ["stateless", "stateful", "incident"]
+    if r.kind == "forecast" and not (bundle / "holdout" / "holdout.json").is_file():
+        raise RefineError("forecast questions are checked on held-back data and this bundle holds none back; run "
+                          f"`chronoeval queries {bundle} --holdout 1d --family forecast` first")
     new, _ = add_questions(bundle, records, {f: n for f in fams}, r.topic)
     if not new:
         raise RefineError(f"no new {r.kind or ''} question about '{r.topic}' passes the filters; try another topic")
     write_qa(bundle, records + new)
     _write_report(bundle, records + new)
     return Change(f"added {len(new)} {r.kind or ''} question(s)" + (f" about '{r.topic}'" if r.topic else ""),
-                  added=[x["id"] for x in new])
+                  added=[x["id"] for x in new], details=[paraphrase_new(bundle, records, [x["id"] for x in new], model)])
 
 
 def show_incidents(bundle: Path) -> Change:
@@ -231,9 +282,9 @@ def show_questions(bundle: Path) -> Change:
 def run_refinement(bundle: Path, r: Refinement, model: Any = None) -> Change:
     """Dispatch one refinement (``help``/``unknown`` explain the grammar)."""
     if r.op in ("add_incident", "remove_incident", "cascade"):
-        return change_incidents(bundle, r)
+        return change_incidents(bundle, r, model)
     ops = {"resize": lambda: resize_world(bundle, r), "add_persona": lambda: add_persona(bundle, r, model),
-           "drop_questions": lambda: drop_questions(bundle, r), "more_questions": lambda: more_questions(bundle, r),
+           "drop_questions": lambda: drop_questions(bundle, r), "more_questions": lambda: more_questions(bundle, r, model=model),
            "show_incidents": lambda: show_incidents(bundle), "show_questions": lambda: show_questions(bundle)}
     if r.op in ops:
         return ops[r.op]()

@@ -66,14 +66,36 @@ def chat(
         else:
             err.print(f"resuming chat session {tid} on {g.get_state(config).values['bundle']}")
         interactive = sys.stdin.isatty()
+        asked, failed = 0, []
         while True:
             line = _read(interactive)
             if line is None:
                 err.print(f"session saved; resume with: chronoeval chat --thread {tid}")
-                return
+                break
             if not line.strip():
                 continue
             with bundle_writer(Path(g.get_state(config).values["bundle"])):  # each turn may change it
                 g.invoke(Command(resume=line), config, context=ctx)
-            if g.get_state(config).values.get("done"):
-                return
+            state = g.get_state(config).values
+            turn = (state.get("turns") or [{}])[-1]
+            asked += 1
+            if turn_failed(turn):
+                failed.append(line.strip())
+            if state.get("done"):
+                break
+        if failed:
+            from graph.console import print_error
+
+            print_error(f"{len(failed)} of {asked} request(s) failed: " + "; ".join(f"'{x}'" for x in failed[:5])
+                        + ("; …" if len(failed) > 5 else "") + " (nothing was changed for them; `help` shows what "
+                        "chat understands)")
+            raise typer.Exit(REQUESTS_FAILED)
+
+
+REQUESTS_FAILED = 2
+
+
+def turn_failed(turn: dict) -> bool:
+    """A chat turn whose request was not understood or could not be applied."""
+    first = (turn.get("lines") or [""])[0]
+    return first.startswith(("could not apply", "I did not understand"))

@@ -84,6 +84,11 @@ def add_incident(spec: dict, r: Refinement, days: int) -> str:
         ent, attr, value = hit
         ent = main if kind == "flash_crowd" else ent
         target = {"entity": ent["name"], "where": [{"attribute": attr, "equals": value}]}
+    elif r.count:
+        ent = entity_for_word(spec, r.entity_word) or main
+        if r.count > int(ent.get("count", 0)):
+            raise RefineError(f"there are only {ent.get('count')} {ent['name']} entities; ask for at most that many")
+        target = {"entity": ent["name"], "random": r.count}
     else:
         ent = main
         target = {"entity": ent["name"], "random": max(1, min(3, int(ent.get("count", 3)) // 10 or 1))}
@@ -103,7 +108,30 @@ def add_incident(spec: dict, r: Refinement, days: int) -> str:
             raise RefineError(f"{ent['name']} has no measurement for a {kind.replace('_', ' ')}; try an outage")
         inc["effects"] = {key: "-8sigma" if kind == "dip" else "8sigma"}
     spec.setdefault("incidents", []).append(inc)
-    return f"added {kind.replace('_', ' ')} '{inc['id']}' on {target} at {inc['window']}"
+    return (f"added {kind.replace('_', ' ')} '{inc['id']}' on {target_words(target)}, {window_words(inc['window'])}"
+            + (f", on {', '.join(inc['keys'])}" if inc.get("keys") else "")
+            + (f", moving {', '.join(inc['effects'])}" if inc.get("effects") else ""))
+
+
+def target_words(target: dict) -> str:
+    """An incident target in words: '5 random cell_site entities', 'sensors with zone = zone_A'."""
+    ent = target.get("entity", "entity")
+    if target.get("ids"):
+        ids = list(target["ids"])
+        return f"{ent} {', '.join(ids[:5])}{' and ' + str(len(ids) - 5) + ' more' if len(ids) > 5 else ''}"
+    parts = []
+    if target.get("where"):
+        parts.append(" and ".join(f"{w.get('attribute')} = {w.get('equals', w.get('in', ''))}" for w in target["where"]))
+    n = target.get("random")
+    if n:
+        what = f"{n} random {ent} entit{'y' if n == 1 else 'ies'}"
+        return what + (f" with {parts[0]}" if parts else "")
+    return f"every {ent} entity with {parts[0]}" if parts else f"{ent} entities"
+
+
+def window_words(window: dict) -> str:
+    """An incident window in words: 'from day 3 10:00 for 2h'."""
+    return f"from {window.get('start')} for {window.get('duration')}"
 
 
 def _fk_attribute(child: dict, parent: dict) -> str | None:

@@ -50,6 +50,15 @@ class Refinement(BaseModel):
     count: int | None = None
 
 
+FAMILY_WORDS = {  # what users call a question family in chat → its name
+    **{f: f for f in ("stateless", "stateful", "incident", "shape", "detection", "forecast", "claim", "unanswerable")},
+    "forecasting": "forecast", "forecast": "forecast", "prediction": "forecast", "shape": "shape", "trend": "shape",
+    "shape and trend": "shape", "claims": "claim", "true or false": "claim", "false premise": "false_premise",
+    "false-premise": "false_premise", "false_premise": "false_premise", "trick": "false_premise",
+    "unanswerable": "unanswerable", "detection": "detection", "anomaly detection": "detection",
+}
+
+
 def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Refinement:
     """The refinement a chat line asks for (``unknown`` when the grammar does not cover it)."""
     t = " ".join(text.split())
@@ -66,12 +75,15 @@ def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Re
     if m:
         return Refinement(op="add_persona", text=t, topic=m.group(1).strip() or None)
     m = re.search(r"\b(?:drop|remove|delete|no more)\b\s+(?:all\s+)?(?:the\s+)?(.*?)\s*questions?\b(?:\s+(?:about|on)\s+(.+))?",
-                  t, re.I)
+                  t, re.I) or re.match(r"\s*(?:no|without)\s+(?:any\s+)?(.+?)\s+questions?\b()", t, re.I)
+    if m and m.group(1).lower().strip() in FAMILY_WORDS:  # "no unanswerable questions": the family
+        return Refinement(op="drop_questions", text=t, topic=FAMILY_WORDS[m.group(1).lower().strip()])
     if m:
         return Refinement(op="drop_questions", text=t, topic=(m.group(2) or m.group(1) or "").strip() or None)
-    m = re.search(r"\bmore\s+(?:(stateless|stateful|incident)\s+)?questions?(?:\s+(?:about|on|for)\s+(.+))?", t, re.I)
+    m = re.search(rf"\bmore\s+(?:({'|'.join(sorted(FAMILY_WORDS, key=len, reverse=True))})\s+)?questions?"
+                  r"(?:\s+(?:about|on|for)\s+(.+))?", t, re.I)
     if m:
-        return Refinement(op="more_questions", text=t, kind=(m.group(1) or "").lower() or None,
+        return Refinement(op="more_questions", text=t, kind=FAMILY_WORDS.get((m.group(1) or "").lower()),
                           topic=(m.group(2) or "").strip(" .") or None)
     m = re.search(r"\bcascade\b.*?\bto (?:the |all )?([a-z_ ]+?)\s+(?:behind|served by|under|on|of|attached to)\s+(\S+)", t, re.I)
     if m:
@@ -85,9 +97,18 @@ def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Re
         when, duration = _when(low, start, days)
         target = re.search(r"\bfor (?:the |all )?(\S+)\s+(\w+)", t, re.I)
         ids = re.findall(r"\b[A-Z][A-Z0-9]*_\d+\b", t)
+        # "on 5 cells", "on three sensors": how many entities, and of which type
+        many = re.search(r"\b(?:on|to|for|hitting|affecting)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten"
+                         r"|eleven|twelve)\s+([a-z]\w*)", low)
+        if many and re.fullmatch(r"(hours?|minutes?|mins?|days?|weeks?|seconds?|secs?)", many.group(2)):
+            many = None
+        if many:
+            target = None
         return Refinement(op="add_incident", text=t, kind=kind, when=when, duration=duration, target_ids=ids,
                           topic=target.group(1) if target and not ids else None,
-                          entity_word=singular(target.group(2).lower()) if target and not ids else None)
+                          entity_word=(singular(many.group(2)) if many else
+                                       singular(target.group(2).lower()) if target and not ids else None),
+                          count=number(many.group(1)) if many and not ids else None)
     count = re.search(r"\b(\d[\d,]*)\s+([a-z]\w*s)\b", low)
     cadence, _ = find_cadence(t)
     horizon, _ = find_horizon(t)
