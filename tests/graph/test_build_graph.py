@@ -156,10 +156,13 @@ def test_memory_retrieval_notes_and_failure_bias(tmp_path):
     mem = Memory(tmp_path / "mem", embedder=HashEmbedder())
     mem.remember(ExperienceNote(kind="agent_failure", text="agent X failed 7/8 state_duration questions by "
                                                            "measuring episodes inside the window only"))
-    state = _run(WIND + " over 2 days", tmp_path / "mem-build", n_questions=12, memory=mem)
+    state = _run(WIND + " over 2 days", tmp_path / "mem-build", n_questions=12, memory=mem, use_notes=True)
     said = {d["decision"] for d in state["decisions"]}
     assert any(d.startswith("retrieved from memory: pack ") for d in said)
     assert "templates favoured: state_duration" in said
+    assert any(d.startswith("experience notes used (--use-notes): 1 note(s), digest ") for d in said)
+    assert json.loads((tmp_path / "mem-build" / "manifest.json").read_text())["notes_used"]["templates"] == [
+        "state_duration"]
     plain = _run(WIND + " over 2 days", tmp_path / "plain-build", n_questions=12,
                  memory=Memory(tmp_path / "mem2", embedder=HashEmbedder()))
     assert not any(d["decision"].startswith("templates favoured") for d in plain["decisions"])
