@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 
 from tools.bundle.paths import child_path
-from tools.sqlsafe import quote_literal
+from tools.sqlsafe import quote_ident, quote_literal
 
 PART_GLOB = "part-*.parquet"
 
@@ -74,10 +74,36 @@ def connect_bundle(db_path: Path | str, *, read_only: bool = True,
     spill to its temp directory instead of growing."""
     db_path = Path(db_path)
     con = duckdb.connect(str(db_path), read_only=read_only)
-    con.execute(f"SET file_search_path = {quote_literal(str(db_path.resolve().parent))}")
+    con.execute(f"SET GLOBAL file_search_path = {quote_literal(str(db_path.resolve().parent))}")  # cursors too
     memory_limit = memory_limit or _SETTINGS["memory_limit"]
     if memory_limit:  # spill outside the bundle (its files are hashed in manifest.json)
         spill = Path(tempfile.gettempdir()) / f"chronoeval-duckdb-spill-{os.getpid()}"
         con.execute(f"SET temp_directory = {quote_literal(str(spill))}")
         con.execute(f"SET memory_limit = {quote_literal(memory_limit)}")
     return con
+
+
+def add_rowid_views(con: duckdb.DuckDBPyConnection, bundle: Path | str) -> list[str]:
+    """For every table of ``bundle`` that data.duckdb only holds as a view over Parquet parts, a
+    connection-local TEMP view of the same name that also has ``rowid``: the row's position in file
+    order (part offsets + ``file_row_number``), as a copied table's ``rowid`` is. The checks order
+    ties and test storage order with ``rowid``; views over Parquet have none. Returns the tables."""
+    views = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                                       "AND table_type = 'VIEW' AND table_catalog <> 'temp'").fetchall()]
+    done = []
+    for name in views:
+        if not is_partitioned(bundle, name):
+            continue
+        import pyarrow.parquet as pq
+
+        files = [str(p.resolve()) for p in table_files(bundle, name)]
+        offsets, total = [], 0
+        for f in files:
+            offsets.append(total)
+            total += pq.ParquetFile(f).metadata.num_rows
+        case = " ".join(f"WHEN {quote_literal(f)} THEN {o}" for f, o in zip(files, offsets, strict=True))
+        source = "read_parquet([" + ", ".join(quote_literal(f) for f in files) + "], filename = true, file_row_number = true)"
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {quote_ident(name)} AS SELECT * EXCLUDE (filename, file_row_number), "
+                    f"(CASE filename {case} END) + file_row_number AS rowid FROM {source}")
+        done.append(name)
+    return done

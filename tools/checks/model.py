@@ -119,6 +119,9 @@ class Bundle:
         queries from another thread; close it when done."""
         con = self.con.cursor()
         _configure(con)
+        from tools.bundle.layout import add_rowid_views
+
+        add_rowid_views(con, self.out)  # temp views are per connection
         return Bundle(self.out, self.spec, con, self.incidents, self.tables, self._columns, self.cache)
 
     def sql(self, query: str) -> list[tuple]:
@@ -172,4 +175,7 @@ def open_bundle(out: str | Path) -> Bundle:
     _configure(con)
     rows = con.execute("SELECT table_schema, table_name FROM information_schema.tables").fetchall()
     tables = {t if s == "main" else f"{s}.{t}" for s, t in rows}
+    from tools.bundle.layout import add_rowid_views
+
+    add_rowid_views(con, out)  # a big world's views over Parquet get the rowid the checks order by
     return Bundle(out, spec, con, incidents, tables)

@@ -73,12 +73,17 @@ def test_dask_engine_writes_the_local_engines_tables(pack, client, tmp_path):
 
 def test_big_worlds_get_views_that_follow_the_bundle(client, tmp_path):
     """Above the threshold data.duckdb holds views over the parts, relative to the bundle: moving the
-    bundle keeps them working."""
+    bundle keeps them working, and the checks give the local engine's results on them."""
+    from tools.checks import check_bundle
+
     generate_bundle(load_pack("iot"), tmp_path / "b", scale=0.1, engine="dask", client=client, view_threshold_rows=0)
+    generate_bundle(load_pack("iot"), tmp_path / "local", scale=0.1)
     (tmp_path / "b").rename(tmp_path / "moved")
     con = connect_bundle(tmp_path / "moved" / "data.duckdb")
     kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall())
     assert set(kinds.values()) == {"VIEW"}
+    got = [(c.name, c.table, c.passed, c.detail) for c in check_bundle(tmp_path / "moved")]
+    assert got == [(c.name, c.table, c.passed, c.detail) for c in check_bundle(tmp_path / "local")] and got
     n = con.execute("SELECT count(*) FROM readings").fetchone()[0]
     assert n == sum(pq.ParquetFile(p).metadata.num_rows for p in table_files(tmp_path / "moved", "readings"))
     con.close()
