@@ -1,6 +1,7 @@
 """Benchmark: infer a spec from 1M sample rows (the issue's budget: at most 20 s).
 
-Generates a telecom-shaped world with tools.generate (cells with a visible state column, four
+Generates a telecom-shaped world with tools.generate (cells with a combined state: a state column
+plus an event column, fitted as one machine of their combinations; four
 measurements, a relation to a links table; about ``--rows`` rows in the cell table), writes it as
 Parquet (or CSV with --csv) to a temp directory, then times ``tools.infer.infer`` on those files:
 once without the fidelity report (profile + fits) and once with it (plus regeneration and comparison).
@@ -47,12 +48,16 @@ entities:
       - {{name: Location_Lat, dist: {{kind: uniform, low: 40, high: 41, decimals: 6}}}}
     emission: {{kind: periodic, cadence: 15m, timestamp_column: Timestamp}}
     states:
-      column: cell_state
       initial: normal
       states:
         normal: {{dwell: {{kind: exponential, mean: 1d}}}}
         degraded: {{dwell: {{kind: lognormal, median: 1h, sigma: 0.6}}}}
-      transitions: {{normal: {{degraded: 1.0}}, degraded: {{normal: 1.0}}}}
+        degraded_alarm: {{dwell: {{kind: exponential, mean: 30m}}}}
+      transitions: {{normal: {{degraded: 1.0}}, degraded: {{normal: 0.6, degraded_alarm: 0.4}},
+                    degraded_alarm: {{normal: 1.0}}}}
+      derived_columns:
+        cell_state: {{normal: normal, degraded: degraded, degraded_alarm: degraded}}
+        event: {{normal: null, degraded: null, degraded_alarm: alarm}}
     measurements:
       - name: DL_PRB_Utilization
         base: 61
@@ -64,7 +69,7 @@ entities:
       - name: Cell_Availability
         base: 99.5
         noise: {{kind: iid, sigma: 0.02}}
-        states: {{degraded: {{shift: -1.5}}}}
+        states: {{degraded: {{shift: -1.5}}, degraded_alarm: {{shift: -3}}}}
         bounds: [0, 100]
         decimals: 3
       - {{name: Packet_Loss_Percent, base: 0.5, noise: {{kind: iid, sigma: 0.1}}, bounds: [0, 100], decimals: 3}}
@@ -108,6 +113,9 @@ def main() -> None:
             result, _ = infer(files, fidelity=True)
             full.append(time.perf_counter() - began)
     ok = sum(r.ok for r in result.fidelity)
+    roles = {c.name: (c.role, c.kind) for p in result.profiles if p.name == "cells" for c in p.columns.values()
+             if c.role == "state"}
+    print(f"cells state columns: {roles}")
     print(f"relations: {[str(r) for r in result.relations]}; fidelity {ok}/{len(result.fidelity)} pass")
     print("runs: infer " + " ".join(f"{x:.2f}" for x in plain) + " | with fidelity " + " ".join(f"{x:.2f}" for x in full))
     print(f"rows={rows} infer_s={statistics.median(plain):.2f} with_fidelity_s={statistics.median(full):.2f} "

@@ -39,6 +39,9 @@ def _periodic_rows(t0: np.ndarray, t1: np.ndarray, cadence: int) -> tuple[np.nda
 
 def label_array(codes: np.ndarray, labels: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
     """A dictionary-encoded string column (fast to build and to write)."""
+    if len(labels) and len(set(labels)) < len(labels):  # shared ids (IdSpec.values): one dictionary entry each
+        labels, inverse = np.unique(np.asarray(labels, dtype=object).astype(str), return_inverse=True)
+        codes = inverse[codes]
     idx = pa.array(codes.astype(np.int32), mask=None if valid is None else ~valid)
     return pa.DictionaryArray.from_arrays(idx, pa.array(list(labels), pa.string()))
 

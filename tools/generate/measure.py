@@ -150,18 +150,30 @@ def _raw(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
         case _:
             value = level
     if m.spikes is not None:  # drawn only when asked: specs without spikes keep their bytes
-        value = _spiked(m.spikes, value, rng)
+        value = _spiked(m.spikes, value, r.unit, rng)
     return value
 
 
-def _spiked(sp: Spikes, value: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Add ``scale * z`` to a ``rate`` share of the rows (one uniform per row, one normal per spike)."""
+def _spiked(sp: Spikes, value: np.ndarray, unit: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Add ``scale * z`` to a ``rate`` share of the rows (one uniform per row, one normal per spike), or
+    with ``length`` > 1 to episodes of rows starting at that rate (rows sorted by unit; an episode ends
+    at its unit's last row; a later episode takes over from an earlier one)."""
     hit = np.flatnonzero(rng.random(value.shape) < sp.rate)
     z = rng.standard_normal(hit.size)
     if sp.direction != "both":
         z = np.abs(z) if sp.direction == "up" else -np.abs(z)
     value = value.copy()
-    value[hit] += sp.scale * z
+    if sp.length <= 1:
+        value[hit] += sp.scale * z
+        return value
+    length = rng.geometric(1.0 / sp.length, hit.size)
+    starts, counts = _runs(unit)
+    unit_end = np.repeat(starts + counts, counts)  # each row's unit ends before this row index
+    end = np.minimum(hit + length, unit_end[hit])
+    rows = np.arange(value.size)
+    k = np.searchsorted(hit, rows, side="right") - 1
+    on = (k >= 0) & (rows < end[np.maximum(k, 0)])
+    value[on] += sp.scale * z[k[on]]
     return value
 
 

@@ -11,6 +11,7 @@ from tools.spec.distributions import (
     Fixed,
     Gamma,
     IntegerRange,
+    Listed,
     LogNormal,
     LogNormalDwell,
     Normal,
@@ -64,6 +65,13 @@ def sample_attribute(dist, n: int, rng: np.random.Generator) -> Column:
             return Column(values=_rounded(dist.median * np.exp(dist.sigma * rng.standard_normal(n)), dist.decimals))
         case IntegerRange():
             return Column(values=rng.integers(dist.low, dist.high + 1, n).astype(np.int64))
+        case Listed(values=vals):  # no draw: entity order decides
+            pos = np.arange(n) % len(vals)
+            if all(isinstance(v, str) for v in vals):
+                labels = np.array(list(dict.fromkeys(vals)), dtype=object)
+                index = {v: i for i, v in enumerate(labels)}
+                return Column(codes=np.array([index[v] for v in vals], np.int32)[pos], labels=labels)
+            return Column(values=np.array(vals, dtype=float)[pos])
         case Constant(value=v):
             if isinstance(v, str):
                 return Column(codes=np.zeros(n, np.int32), labels=np.array([v], dtype=object))

@@ -15,16 +15,18 @@ from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.formulas import as_formula, find_sums
+from tools.infer.naming import entity_name, group_id_formats, rename_entities
 from tools.infer.overrides import LabelSource, fit_overrides
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
-from tools.spec.distributions import ForeignKey, ParentAttribute
+from tools.spec.distributions import ForeignKey, Listed, ParentAttribute
 from tools.spec.durations import format_duration
 from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec, TrajectoryFlag
 from tools.spec.model import Spec
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 ID_SAMPLE = 10_000
+COMPOSITE_MAX = 10_000  # composite keys up to this many entities are listed pair by pair
 
 
 @dataclass
@@ -65,6 +67,11 @@ def _attributes(p: Profile, ents: pd.DataFrame, relations: list[Relation], seed:
     second = {c: (r, j) for r in relations if r.child == p.name for j, c in enumerate(r.columns) if j > 0}
     base = ".attributes"  # comment paths are relative to the entity (prefixed when the spec is assembled)
     for k in p.keys[1:]:
+        if len(ents) <= COMPOSITE_MAX:  # each entity's own pair (router, interface) kept as in the sample
+            tf.comments[f"{base}[{len(out)}]"] = [f"{p.name}.{k}: part of the composite key ({', '.join(p.keys)}); "
+                                                  f"listed per entity as in the sample ({len(ents)} entities)"]
+            out.append(Attribute(name=k, dist=Listed(kind="listed", values=list(ents[k].astype(str)))))
+            continue
         counts = ents[k].astype(str).value_counts(sort=False)
         tf.comments[f"{base}[{len(out)}]"] = [f"{p.name}.{k}: part of the composite key ({', '.join(p.keys)}); "
                                               f"weights from {len(ents)} entities"]
@@ -106,11 +113,19 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
     sf = p.sorted_frame
     ents = _first_rows(p, sf)
     key = p.keys[0] if p.keys else f"{p.name}_id"
-    fmt, fmt_note = id_format(ents[key], p.name) if p.keys else (f"{p.name.upper()}_{{i}}", None)
+    fmt, fmt_note = id_format(ents[key], entity_name(p.keys, p.name)) if p.keys else (f"{p.name.upper()}_{{i}}", None)
     tf = TableFit(p, None, None, {})  # type: ignore[arg-type]
-    if fmt_note:
-        tf.notes.append(f"{p.name}.{key}: {fmt_note}")
     attrs = _attributes(p, ents, relations, seed, tf)
+    by_group = None
+    if fmt_note:
+        labels = {a.name: ents[a.name].astype(str).to_numpy() for a in attrs
+                  if a.dist.kind == "categorical" and a.name in ents and a.name not in p.keys}
+        by_group = group_id_formats(ents[key].to_numpy(), labels)
+    if by_group:
+        tf.comments[".id"] = [f"{p.name}.{key}: one id format per {by_group[0]} ("
+                              + ", ".join(f"{k}: {v}" for k, v in by_group[1].items()) + ")"]
+    elif fmt_note:
+        tf.notes.append(f"{p.name}.{key}: {fmt_note}")
     emission = states = arrival = None
     measurements = []
     if p.emission:
@@ -120,7 +135,7 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
         if states and p.emission == "on_transition":
             attrs = _flags(p, states, ents, attrs, tf)
         if states:
-            attrs = _overrides(p, states, ents, attrs, relations, parents or {}, tf)
+            attrs = _overrides(p, states, ents, attrs, relations, parents or {}, tf, seed)
         t = seconds(sf[tcol])
         periodic = p.emission == "periodic"
         cadence = format_duration(p.cadence) if periodic else None
@@ -160,7 +175,13 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
     if p.series > p.entities:
         tf.notes.append(f"{p.name}: {p.series} series share {p.entities} ids ({key}); the spec writes {p.series} "
                         "entities, each with its own id, so row counts and value ranges match")
-    e = EntityType(name=p.name, table=p.name, id=IdSpec(column=key, format=fmt), count=count,
+    shared = list(ents[key].astype(str)) if len(p.keys) > 1 and len(ents) <= COMPOSITE_MAX else []
+    ids = IdSpec(column=key, format=fmt, formats_by=by_group[0] if by_group else None,
+                 formats=by_group[1] if by_group else {}, values=shared)
+    if shared:
+        tf.comments[".id"] = [f"{p.name}.{key}: ids listed as in the sample: {len(set(shared))} ids shared by "
+                              f"{len(shared)} entities (the key is {' + '.join(p.keys)})"]
+    e = EntityType(name=p.name, table=p.name, id=ids, count=count,
                    attributes=attrs, states=states.machine if states else None, emission=emission,
                    measurements=measurements, arrival=arrival)
     tf.entity = e
@@ -187,7 +208,7 @@ def _sums(p: Profile, sf: pd.DataFrame, measurements: list, attrs: list[Attribut
 
 
 def _overrides(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Attribute], relations: list[Relation],
-               parents: dict[str, Profile], tf: TableFit) -> list[Attribute]:
+               parents: dict[str, Profile], tf: TableFit, seed: int = 0) -> list[Attribute]:
     """Transition overrides keyed on the entity's labels or its parent's (copied as a hidden attribute)."""
     sources = [LabelSource(a.name, ents[a.name].astype(str).to_numpy()) for a in attrs
                if a.dist.kind == "categorical" and a.name in ents]
@@ -201,11 +222,13 @@ def _overrides(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Att
             if c.role == "attribute" and c.kind == "categorical" and c.name not in names:
                 labels = prow[c.name].astype(str).reindex(ents[r.columns[0]].astype(str).to_numpy()).to_numpy()
                 sources.append(LabelSource(c.name, labels, via=r.columns[0], attribute=c.name))
-    overrides, base, used = fit_overrides(p, states, sources)
+    overrides, base, base_dwell, used = fit_overrides(p, states, sources, seed)
     if not overrides:
         return attrs
+    defs = {k: (v.model_copy(update={"dwell": base_dwell[k]}) if k in base_dwell else v)
+            for k, v in states.machine.states.items()}
     states.machine = states.machine.model_copy(update={
-        "overrides": overrides, "transitions": {**states.machine.transitions, **base}})
+        "overrides": overrides, "transitions": {**states.machine.transitions, **base}, "states": defs})
     for src in used:
         if src.via:
             tf.comments[f".attributes[{len(attrs)}]"] = [f"copied from the parent through {src.via}: "
@@ -213,8 +236,9 @@ def _overrides(p: Profile, states: StateFit, ents: pd.DataFrame, attrs: list[Att
             attrs = [*attrs, Attribute(name=src.name, emit=False, dist=ParentAttribute(
                 kind="parent_attribute", via=src.via, attribute=src.attribute))]
     tf.comments.setdefault(".states", []).append(
-        "overrides: " + "; ".join(f"{o.when[0].attribute} = {o.when[0].equals}: {', '.join(o.transitions)}"
-                                  for o in overrides))
+        "overrides (likelihood-ratio tests, chosen by effect): " + "; ".join(
+            f"{o.when[0].attribute} = {o.when[0].equals}: " + ", ".join(
+                [f"row {k}" for k in o.transitions] + [f"dwell {k}" for k in o.dwell]) for o in overrides))
     return attrs
 
 
@@ -290,5 +314,6 @@ def time_frame(profiles: list[Profile]) -> tuple[float, float]:
 def build_spec(name: str, fits: list[TableFit], start: float, horizon: float, seed: int) -> Spec:
     """The spec of the fitted tables (validated: a bad fit raises here, not at generation time)."""
     when = datetime.fromtimestamp(start, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    entities = rename_entities([f.entity for f in fits], {f.entity.name: f.profile.keys for f in fits})
     return Spec(name=name, description=f"Fitted by chronoeval infer from {len(fits)} table(s).", seed=seed,
-                start=when, horizon=format_duration(math.ceil(horizon)), entities=[f.entity for f in fits])
+                start=when, horizon=format_duration(math.ceil(horizon)), entities=entities)

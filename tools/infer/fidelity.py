@@ -23,6 +23,24 @@ ROWS_REL = 0.10        # row count within 10%
 SAMPLE = 20_000
 
 
+def effective_rows(values: pd.Series, keys: pd.DataFrame) -> int:
+    """Rows as independent draws (Kish's design effect): when entities differ in level, rows of one entity
+    are not independent, so ``n / (1 + (m - 1) * ICC)`` with ``m`` rows per entity and ICC the share of
+    the variance between entity means."""
+    x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+    ok = np.isfinite(x)
+    ent = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()[ok]
+    x = x[ok]
+    n = x.size
+    if n < 2 or np.var(x) <= 0:
+        return n
+    counts = np.bincount(ent)
+    means = np.bincount(ent, weights=x)[counts > 0] / counts[counts > 0]
+    icc = min(max(float(np.var(means) / np.var(x)), 0.0), 1.0)
+    m = n / max(means.size, 1)
+    return max(int(n / (1 + (m - 1) * icc)), means.size, 1)
+
+
 def sampling_floor(n: int, m: int) -> float:
     """The two-sample KS critical value at alpha = 0.01 (1.63 * sqrt((n + m) / (n m))): with few entities
     or rows a distance below it is indistinguishable from sampling noise, so thresholds never go below it."""
@@ -105,16 +123,56 @@ def tv(a: pd.Series, b: pd.Series) -> float:
 
 def transition_counts(frame: pd.DataFrame, keys: list[str], time: str, states: list[str], periodic: bool) -> pd.Series:
     """Counts of consecutive state changes per entity, indexed by (from, to) labels."""
-    f = frame.sort_values([*keys, time], kind="stable")
-    label = f[states].astype("string").fillna("").agg("|".join, axis=1).to_numpy() if len(states) > 1 \
-        else f[states[0]].astype("string").fillna("").to_numpy()
-    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), int)
+    code, names, ent = state_codes(frame, keys, time, states)
     if periodic:
-        keep = np.r_[True, (label[1:] != label[:-1]) | (ent[1:] != ent[:-1])]
-        label, ent = label[keep], ent[keep]
+        keep = np.r_[True, (code[1:] != code[:-1]) | (ent[1:] != ent[:-1])]
+        code, ent = code[keep], ent[keep]
     same = ent[1:] == ent[:-1]
-    pairs = pd.DataFrame({"a": label[:-1][same], "b": label[1:][same]})
-    return pairs.value_counts()
+    n = len(names)
+    counts = np.bincount(code[:-1][same] * n + code[1:][same], minlength=n * n)
+    nz = np.flatnonzero(counts)
+    index = pd.MultiIndex.from_arrays([names[nz // n], names[nz % n]], names=["a", "b"])
+    return pd.Series(counts[nz], index=index, name="count").sort_values(ascending=False, kind="stable")
+
+
+_ORDERED: dict[tuple, tuple[pd.DataFrame, pd.DataFrame, np.ndarray]] = {}  # filled during one fidelity_rows call
+
+
+def ordered(frame: pd.DataFrame, keys: list[str], time: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """The frame in (entity, time) order and an entity number per row, sorted once per fidelity report."""
+    k = (id(frame), tuple(keys), time)
+    hit = _ORDERED.get(k)
+    if hit is not None and hit[0] is frame:
+        return hit[1], hit[2]
+    f = frame.sort_values([*keys, time], kind="stable")
+    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), np.int64)
+    _ORDERED[k] = (frame, f, ent)
+    return f, ent
+
+
+def state_codes(frame: pd.DataFrame, keys: list[str], time: str, states: list[str]):
+    """Rows in (entity, time) order: a combined-state code per row, the label of each code (``a|b`` for
+    several columns; missing is ''), and an entity number per row. Vectorised (factorised columns)."""
+    f, ent = ordered(frame, keys, time)
+    codes, labels = [], []
+    for c in states:
+        k, u = pd.factorize(f[c].astype("string").fillna(""), sort=False)
+        codes.append(k.astype(np.int64))
+        labels.append(np.asarray(u, dtype=object))
+    combined = codes[0]
+    for k, u in zip(codes[1:], labels[1:], strict=True):
+        combined = combined * len(u) + k
+    uniq, code = np.unique(combined, return_inverse=True)
+    parts = []
+    rest = uniq.copy()
+    for u in reversed(labels):
+        parts.append(u[rest % len(u)])
+        rest = rest // len(u)
+    parts.reverse()
+    names = parts[0].astype(object)
+    for p in parts[1:]:
+        names = np.array([f"{a}|{b}" for a, b in zip(names, p, strict=True)], dtype=object)
+    return code.astype(np.int64), names, ent
 
 
 def transition_distance(orig: pd.Series, gen: pd.Series) -> float:
@@ -133,9 +191,8 @@ def transition_distance(orig: pd.Series, gen: pd.Series) -> float:
 
 def _cadence(frame: pd.DataFrame, keys: list[str], time: str, periodic: bool) -> float:
     """The grid cadence (periodic, jitter allowed) or the median gap between an entity's rows."""
-    f = frame.sort_values([*keys, time], kind="stable")
+    f, ent = ordered(frame, keys, time)
     t = seconds(f[time])
-    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), int)
     gaps = np.diff(t)[ent[1:] == ent[:-1]]
     gaps = gaps[gaps > 0]
     if not gaps.size:
@@ -151,15 +208,29 @@ def entity_for_table(spec: Spec, table: str):
 def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations: list | None = None) -> list[FidelityRow]:
     """Compare every fitted column of every table (and the children per parent of each relation) with
     data regenerated from ``spec``."""
+
     gen = regenerate(spec, seed)
+    _ORDERED.clear()
+    try:
+        return _fidelity_rows(spec, profiles, gen, seed, relations)
+    finally:
+        _ORDERED.clear()
+
+
+def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, relations: list | None) -> list[FidelityRow]:
+    from tools.infer.fidelity_shape import group_rows, length_rows, measurement_rows
+    from tools.infer.questions import question_rows
+
     rows: list[FidelityRow] = []
+    group_by: dict[str, list[str]] = {}
+    state_col: dict[str, str] = {}
     by = {p.name: p for p in profiles}
     for r in relations or []:
         c, par = by[r.child], by[r.parent]
         ce, pe = entity_for_table(spec, r.child), entity_for_table(spec, r.parent)
         orig = children_per_parent(c.table.frame, c.keys, r.columns, par.table.frame, par.keys)
-        new = children_per_parent(gen[r.child], [ce.id.column], [r.columns[0]], gen[pe.static_table_name or pe.table_name],
-                                  [pe.id.column])
+        new = children_per_parent(gen[r.child], [ce.id.column, *c.keys[1:]], r.columns,
+                                  gen[pe.static_table_name or pe.table_name], [pe.id.column, *par.keys[1:]])
         floor = sampling_floor(orig.size, new.size)
         rows.append(FidelityRow(r.child, "+".join(r.columns), "KS children per parent",
                                 ks(pd.Series(orig), pd.Series(new), seed), round(max(KS_MAX, floor), 3),
@@ -175,6 +246,10 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
         want = p.series or p.entities  # several series under one id are fitted as separate entities
         rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(want, 1) - 1),
                                 0.0, f"{want} vs {len(g.groupby(gkeys))}"))
+        if len(okeys) > 1:  # a composite key: how many distinct ids (routers) carry the entities (interfaces)
+            n_o, n_g = f[okeys[0]].nunique(), g[gkeys[0]].nunique()
+            rows.append(FidelityRow(p.name, okeys[0], "distinct ids ratio", abs(n_g / max(n_o, 1) - 1), 0.0,
+                                    f"{n_o} vs {n_g} ids for {want} entities"))
         rows.append(FidelityRow(p.name, "(rows)", "row count ratio", abs(len(g) / max(len(f), 1) - 1), ROWS_REL,
                                 f"{len(f)} vs {len(g)}"))
         if p.emission:
@@ -191,6 +266,8 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
             a, b = (fe[c.name], ge[c.name]) if c.role == "attribute" else (f[c.name], g[c.name])
             numeric = c.role == "measurement" or (c.role == "attribute" and c.kind == "numeric")
             floor = sampling_floor(int(a.notna().sum()), int(b.notna().sum()))
+            if numeric and c.role == "measurement" and okeys:
+                floor = sampling_floor(effective_rows(f[c.name], f[okeys]), effective_rows(g[c.name], g[gkeys]))
             if numeric:
                 rows.append(FidelityRow(p.name, c.name, "KS", ks(a, b, seed), round(max(KS_MAX, floor), 3)))
             else:
@@ -202,4 +279,14 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
             d = transition_distance(transition_counts(f, okeys, p.table.time.column, cols, periodic),
                                     transition_counts(g, gkeys, p.table.time.column, cols, periodic))
             rows.append(FidelityRow(p.name, "+".join(cols), "transition distance", d, TRANSITION_MAX))
+            group_by[p.name] = list(dict.fromkeys(c.attribute for o in fit.overrides for c in o.when))
+            labels = [c.name for c in p.columns.values() if c.role == "attribute" and c.kind == "categorical"
+                      and 2 <= c.distinct <= 10]  # every label written on the rows, overridden or not
+            rows += group_rows(p, f, g, okeys, gkeys, cols, list(dict.fromkeys(group_by[p.name] + labels)))
+            state_col[p.name] = cols[0]
+        if p.emission:
+            rows += measurement_rows(p, f, g, okeys, gkeys)
+            if p.emission == "on_transition" or e.arrival is not None:
+                rows += length_rows(p, f, g, okeys, gkeys)
+    rows += question_rows(profiles, gen, group_by, state_col)
     return rows

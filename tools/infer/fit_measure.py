@@ -1,28 +1,24 @@
 """Measurement models fitted per column: level, per-state shift and noise scale, daily seasonality
-(24 h and 12 h harmonics), trend, entity-level spread, and AR(1) noise (statsmodels AutoReg) or
-Poisson counts."""
+(harmonics of the day down to 3 h), trend, entity-level spread, caps and floors, and the noise
+(tools.infer.fit_noise: AR(p) with the order by BIC, spikes) or Poisson counts."""
 
 from __future__ import annotations
 
 import math
 import re
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from tools.infer.fit_dist import _sig, decimals_of
+from tools.infer.fit_noise import caps, fit_noise
 from tools.spec.distributions import Normal
 from tools.spec.durations import format_duration
 from tools.spec.entity import Attribute
 from tools.spec.measurement import (
-    ArNoise,
     AttributeEffect,
-    IidNoise,
     Measurement,
-    NoNoise,
-    PoissonNoise,
     Seasonality,
     StateEffect,
 )
@@ -32,6 +28,9 @@ MONDAY = 345600.0  # 1970-01-05T00:00Z: seasonal phases are measured from a Mond
 OLS_SAMPLE = 200_000
 AR_SERIES = 16
 MAX_GROUPS = 50
+FLOOR_STATE = 0.2  # a state whose values spread this little (vs the entities' levels) sets the value
+MIN_COMMON = 5  # series sharing a timestamp before their common part is taken out of the noise
+HARMONICS = (1, 2, 3, 4, 6, 8)  # cycles per day fitted as seasonality
 GROUP_R2 = 0.3  # share of the entity-level spread a label attribute must explain to get its own shifts
 _PCT = re.compile(r"(pct|percent|utili[sz]ation|availability|load|ratio_pct|%)", re.IGNORECASE)
 _UNITS = [(re.compile(r"_ms$", re.I), "ms"), (re.compile(r"(pct|percent|utili[sz]ation|availability)$", re.I), "%"),
@@ -51,14 +50,20 @@ def _unit(name: str) -> str | None:
     return next((u for rx, u in _UNITS if rx.search(name)), None)
 
 
+def _harmonics(step: float) -> list[tuple[float, str]]:
+    """Daily harmonics (24 h, 12 h, 8 h, 6 h, 4 h, 3 h) with at least 4 rows per cycle: a daily profile
+    that is not one cosine (a working-hours plateau) would otherwise be left as autocorrelated noise."""
+    return [(DAY / k, format_duration(DAY / k)) for k in HARMONICS if DAY / k >= 4 * step]
+
+
 def _design(t: np.ndarray, start: float, state: np.ndarray | None, base_state: int, n_states: int,
-            seasonal: bool, trend: bool) -> tuple[np.ndarray, list[str]]:
+            seasonal: list[tuple[float, str]], trend: bool) -> tuple[np.ndarray, list[str]]:
     cols, names = [np.ones(t.size)], ["base"]
     if trend:
         cols.append((t - start) / DAY)
         names.append("trend")
     if seasonal:
-        for period, tag in ((DAY, "1d"), (DAY / 2, "12h")):
+        for period, tag in seasonal:
             w = 2 * np.pi / period * (t - MONDAY)
             cols += [np.cos(w), np.sin(w)]
             names += [f"cos{tag}", f"sin{tag}"]
@@ -70,27 +75,15 @@ def _design(t: np.ndarray, start: float, state: np.ndarray | None, base_state: i
     return np.column_stack(cols), names
 
 
+def _ols(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Least squares through the small Gram matrix (columns are few, rows many: one pass over the rows)."""
+    return np.linalg.lstsq(X.T @ X, X.T @ y, rcond=None)[0]
+
+
 def _inliers(resid: np.ndarray) -> np.ndarray:
     """Rows within 4 robust sigmas: rare excursions (incidents, degraded episodes) do not move the level."""
     mad = 1.4826 * float(np.median(np.abs(resid - np.median(resid))))
     return np.abs(resid - np.median(resid)) <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
-
-
-def _ar1(resid: np.ndarray, series: np.ndarray) -> tuple[float, int]:
-    """Median AR(1) coefficient over up to AR_SERIES of the longest series (statsmodels AutoReg)."""
-    from statsmodels.tsa.ar_model import AutoReg
-
-    ids, counts = np.unique(series, return_counts=True)
-    pick = ids[np.argsort(-counts, kind="stable")[:AR_SERIES]]
-    phis = []
-    for k in pick:
-        x = resid[series == k]
-        if x.size < 20 or np.ptp(x) == 0:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            phis.append(float(AutoReg(x - x.mean(), lags=1, trend="n").fit().params[0]))
-    return (float(np.median(phis)) if phis else 0.0), len(phis)
 
 
 def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: float, entity: np.ndarray,
@@ -111,32 +104,36 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     cumulative = kind == "cumulative counter"  # grows by construction: always a trend, however short the span
     step = float(np.median(np.diff(np.unique(t[: min(t.size, 10_000)])))) if t.size > 1 else DAY
     # a daily cycle needs a day of data and >= 4 rows per cycle (a daily table cannot show one)
-    seasonal, trend = span >= DAY and step <= DAY / 4, span >= DAY or (cumulative and span > 0)
+    seasonal = _harmonics(step) if span >= DAY and step <= DAY / 4 else []
+    trend = span >= DAY or (cumulative and span > 0)
     X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states, seasonal, trend)
     y = v[pick]
-    coef = np.linalg.lstsq(X, y, rcond=None)[0]
+    coef = _ols(X, y)
     inlier = _inliers(y - X @ coef)
-    coef = np.linalg.lstsq(X[inlier], y[inlier], rcond=None)[0]
-    resid_sd = float(np.std((y - X @ coef)[inlier])) or 1e-9
-    keep_seasonal = seasonal and max(math.hypot(coef[cols.index(f"cos{k}")], coef[cols.index(f"sin{k}")])
-                                     for k in ("1d", "12h")) >= 0.2 * resid_sd
+    coef = _ols(X[inlier], y[inlier])
+    # trend and seasonality are judged against the noise within an entity, not the spread between entities
+    r0 = pd.Series(y - X @ coef)
+    within0 = (r0 - r0.groupby(entity[pick]).transform("median")).to_numpy()
+    resid_sd = float(np.std(within0[inlier])) or 1e-9
+    amps = {tag: math.hypot(coef[cols.index(f"cos{tag}")], coef[cols.index(f"sin{tag}")]) for _, tag in seasonal}
+    keep_seasonal = [(period, tag) for period, tag in seasonal if amps[tag] >= 0.2 * resid_sd] \
+        if seasonal and max(amps.values()) >= 0.2 * resid_sd else []
     keep_trend = trend and (cumulative or abs(coef[cols.index("trend")]) * span / DAY >= 0.5 * resid_sd)
     if keep_seasonal != seasonal or keep_trend != trend:
         X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states,
                           keep_seasonal, keep_trend)
-        coef = np.linalg.lstsq(X[inlier], y[inlier], rcond=None)[0]
+        coef = _ols(X[inlier], y[inlier])
     c = dict(zip(cols, coef, strict=True))
     Xall, _ = _design(t, start, state, base_state, n_states, keep_seasonal, keep_trend)
     level = Xall @ coef
     resid = v - level
     base = float(c["base"])
     season = []
-    for tag, period in (("1d", DAY), ("12h", DAY / 2)):
-        if keep_seasonal:
-            amp = math.hypot(c[f"cos{tag}"], c[f"sin{tag}"])
-            if amp >= 0.2 * resid_sd:
-                peak = (math.atan2(c[f"sin{tag}"], c[f"cos{tag}"]) % (2 * np.pi)) / (2 * np.pi) * period
-                season.append((tag, amp, format_duration((round(peak / 60) * 60) % period)))
+    for period, tag in keep_seasonal:
+        amp = math.hypot(c[f"cos{tag}"], c[f"sin{tag}"])
+        if amp >= 0.2 * resid_sd:
+            peak = (math.atan2(c[f"sin{tag}"], c[f"cos{tag}"]) % (2 * np.pi)) / (2 * np.pi) * period
+            season.append((tag, amp, format_duration((round(peak / 60) * 60) % period)))
     integer = kind in ("count", "integer", "cumulative counter")
     mean_level = float(np.mean(level)) if level.size else 0.0
     disp = float(np.var(resid)) / mean_level if mean_level > 0 else 0.0
@@ -157,7 +154,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     counts = np.bincount(entity)[np.unique(entity)]
     between_sd = float(np.sqrt(max(ent_mean.var(ddof=1) - np.var(within) / max(np.mean(counts), 1), 0.0))) \
         if ent_mean.size >= 3 else 0.0
-    if not poisson and between_sd >= 0.2 * max(float(np.std(within)), 1e-9):
+    if between_sd >= 0.2 * max(float(np.std(within)), 1e-9):  # counts too: the level of each entity differs
         oname = f"{name}_entity_offset"
         offset = Attribute(name=oname, emit=False, dist=Normal(kind="normal", mean=0.0, std=_sig(between_sd)))
         effects.append(AttributeEffect(attribute=oname, coef=1.0))
@@ -167,23 +164,50 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     states = {}
     if state is not None:
         base_sd = float(np.std(resid[state == base_state])) or 1e-9
+        in_base = state == base_state  # how far apart the entities' levels are in the usual state
+        level_spread = float(pd.Series(v[in_base]).groupby(entity[in_base]).mean().std(ddof=0)) if in_base.any() else 0.0
         for s in range(n_states):
             if s == base_state or not np.any(state == s):
+                continue
+            held = v[state == s]
+            if held.size >= 5 and np.std(held) <= FLOOR_STATE * level_spread:
+                # about one value whatever the entity's level (offline: the noise floor): the state sets the
+                # value instead of shifting it
+                sd_held = float(np.std(held))
+                states[state_names[s]] = StateEffect(scale=0.0, shift=_sig(float(np.mean(held))),
+                                                     noise_scale=_sig(sd_held / base_sd, 3))
                 continue
             shift = float(c.get(f"state{s}", 0.0))
             sd = float(np.std(resid[state == s]))
             states[state_names[s]] = StateEffect(shift=_sig(shift), noise_scale=_sig(sd / base_sd, 3))
-    noise, phi, n_ar = _noise(resid, series, periodic, poisson)
-    lo = 0.0 if v.min() >= 0 else None
-    hi = 100.0 if _PCT.search(name) and v.max() <= 100 else None
+    # the noise is fitted on residuals divided by their state's noise scale (a state's wider noise is not a
+    # tail of its own); rows of states without noise (offline: a stale value) are left out
+    scale = np.ones(resid.size)
+    if states:
+        ns = np.array([states[nm].noise_scale if nm in states else 1.0 for nm in state_names])
+        scale = ns[state]
+    live = scale > 0.05
+    r_n, t_n, s_n = resid[live] / scale[live], t[live], series[live]
+    nf = fit_noise(r_n, s_n, periodic, poisson, _without_common(r_n, t_n, s_n) if periodic else None)
+    noise = nf.noise
+    floor, cap = caps(v)
+    lo = floor if floor is not None else 0.0 if v.min() >= 0 else None
+    hi = cap if cap is not None else 100.0 if _PCT.search(name) and v.max() <= 100 else None
     digits = None if integer or poisson else decimals_of(v)
     m = Measurement(
         name=name, unit=_unit(name), base=_sig(base), trend=_sig(c.get("trend", 0.0)),
         seasonality=[Seasonality(period=tag, amplitude=_sig(a / base if poisson else a, 4), peak=pk,
                                  mode="multiplicative" if poisson else "additive") for tag, a, pk in season],
-        noise=noise, states=states, attribute_effects=effects, bounds=(lo, hi), integer=integer and not poisson,
+        noise=noise, spikes=nf.spikes, states=states, attribute_effects=effects, bounds=(lo, hi), integer=integer and not poisson,
         decimals=digits)
-    parts = [f"level {_sig(base, 4)}", f"noise {noise.kind}" + (f" phi={phi:.2f} from {n_ar} series" if n_ar else "")]
+    ar = f" phi={[round(x, 2) for x in nf.phi]} (order by BIC) from {nf.n_series} series" if nf.phi else ""
+    parts = [f"level {_sig(base, 4)}", f"noise {noise.kind}{ar}"]
+    if nf.spikes:
+        spell = f", episodes of {nf.spikes.length:g} rows" if nf.spikes.length > 1 else ""
+        parts.append(f"spikes: {nf.tail_share:.2%} of residuals beyond 4 sigma; mixture rate {nf.spikes.rate:.3g}, "
+                     f"scale {nf.spikes.scale:.3g} ({nf.spikes.direction}{spell})")
+    if floor is not None or cap is not None:
+        parts.append("clipped at " + ", ".join(f"{k} {x:g}" for k, x in (("floor", floor), ("cap", cap)) if x is not None))
     if season:
         parts.append("daily seasonality " + ", ".join(f"{tag} amp {a:.3g} peak {pk}" for tag, a, pk in season))
     if keep_trend:
@@ -217,16 +241,18 @@ def _group_effect(ent_mean: pd.Series, groups: dict[str, np.ndarray]) -> tuple[s
     return best
 
 
-def _noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bool):
-    if poisson:
-        return PoissonNoise(kind="poisson"), 0.0, 0
-    # robust spread (1.4826 MAD): rare excursions (hidden degraded states, incidents) do not widen the noise
-    sd = 1.4826 * float(np.median(np.abs(resid - np.median(resid)))) if resid.size else 0.0
-    sd = sd or float(np.std(resid))
-    if sd < 1e-9:  # exact (up to float rounding): no noise
-        return NoNoise(kind="none"), 0.0, 0
-    phi, n_ar = _ar1(resid, series) if periodic else (0.0, 0)
-    if abs(phi) < 0.15:
-        return IidNoise(kind="iid", sigma=_sig(sd, 4)), phi, n_ar
-    phi = float(np.clip(phi, -0.95, 0.95))
-    return ArNoise(kind="ar", phi=[round(phi, 3)], sigma=_sig(sd * math.sqrt(1 - phi * phi), 4)), phi, n_ar
+def _without_common(resid: np.ndarray, t: np.ndarray, series: np.ndarray) -> np.ndarray:
+    """The residuals less their mean over the series at the same time, where at least MIN_COMMON series
+    share that time: a profile common to every entity (a daily shape the harmonics miss) is not noise
+    of each entity, and fitted as such it would make entity means spread far wider than in the sample.
+    Rescaled by sqrt(n / (n - 1)) so the within-entity spread stays unbiased."""
+    if np.unique(series).size < MIN_COMMON:
+        return resid
+    codes, uniq = pd.factorize(t)
+    n = np.bincount(codes)
+    mean = np.bincount(codes, weights=resid) / n
+    k = n[codes]
+    shared = k >= MIN_COMMON
+    out = resid.copy()
+    out[shared] = (resid[shared] - mean[codes][shared]) * np.sqrt(k[shared] / (k[shared] - 1))
+    return out

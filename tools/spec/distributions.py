@@ -79,6 +79,14 @@ class Constant(SpecModel):
     value: str | float | int | bool
 
 
+class Listed(SpecModel):
+    """Values given in entity order: entity ``i`` gets ``values[i % len(values)]`` (the second part of a
+    composite key, ``eth1, eth3, eth1, ...``, kept exactly as the sample pairs it with the id)."""
+
+    kind: Literal["listed"]
+    values: list[str | float | int] = Field(min_length=1, max_length=100_000)
+
+
 class ForeignKey(SpecModel):
     """The id of an entity of another type (a relation): each entity draws one parent.
 
@@ -100,7 +108,7 @@ class ParentAttribute(SpecModel):
 
 
 AttributeDistribution = Annotated[
-    Categorical | Normal | Uniform | LogNormal | IntegerRange | Constant | ForeignKey | ParentAttribute,
+    Categorical | Normal | Uniform | LogNormal | IntegerRange | Constant | Listed | ForeignKey | ParentAttribute,
     Field(discriminator="kind"),
 ]
 

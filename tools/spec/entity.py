@@ -60,12 +60,15 @@ class IdSpec(SpecModel):
 
     ``formats_by`` names a label attribute of the entity and ``formats`` gives a format per label
     (``{TEMP: "TEMP_{i:03d}", HUM: "HUM_{i:03d}"}``): an entity with a listed label gets that format,
-    ``{i}`` counting within its label from 0; other entities keep ``format``."""
+    ``{i}`` counting within its label from 0; other entities keep ``format``. ``values`` lists ids
+    given in entity order (entity ``i < len(values)`` gets ``values[i]``); they may repeat when the id
+    is shared (a router's id on each of its interfaces: the key is the id plus another attribute)."""
 
     column: str
     format: str = "{i}"
     formats_by: str | None = None
     formats: dict[str, str] = {}
+    values: list[str] = Field(default=[], max_length=100_000)
 
     @field_validator("formats")
     @classmethod
@@ -83,6 +86,9 @@ class IdSpec(SpecModel):
         import numpy as np
 
         out = np.array([self.format.format(i=i) for i in range(n)], dtype=object)
+        if self.values:
+            k = min(n, len(self.values))
+            out[:k] = self.values[:k]
         if self.formats and labels is not None:
             seen: dict[str, int] = {}
             for j, lab in enumerate(labels):

@@ -50,11 +50,16 @@ class PoissonNoise(SpecModel):
 class Spikes(SpecModel):
     """Rare excursions on top of the noise (a two-component mixture): each row independently, with
     probability ``rate``, gets ``+ scale * z`` (``z`` standard normal; ``direction`` up or down keeps
-    the sign: ``|z|`` or ``-|z|``). Bounds still apply, so a spike can hit a cap or a floor."""
+    the sign: ``|z|`` or ``-|z|``). Bounds still apply, so a spike can hit a cap or a floor.
+
+    ``length`` > 1 makes them episodes (an unlabelled degraded spell): ``rate`` is then the chance that
+    an episode starts at a row, it lasts a geometric number of rows with mean ``length`` (within the
+    entity), and every row of it gets the same ``scale * z``."""
 
     rate: float = Field(gt=0, lt=0.5)
     scale: float = Field(gt=0)
     direction: Literal["both", "up", "down"] = "both"
+    length: float = Field(default=1.0, ge=1.0, le=100_000)
 
 
 Noise = Annotated[NoNoise | IidNoise | ArNoise | PoissonNoise, Field(discriminator="kind")]

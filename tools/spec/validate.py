@@ -205,6 +205,11 @@ def _entity_problems(i: int, e: EntityType, spec: Spec, names: set[str]) -> Prob
     if e.emission and e.emission.cadence and parse_duration(e.emission.cadence) > spec.horizon_seconds:
         out.append((f"{p}.emission.cadence", "cadence is longer than the horizon; no rows would be written"))
     out += _measurement_problems(p, e, _numeric_attrs(e, spec), set(attrs))
+    from tools.spec.names import MAX_ID_CHARS
+
+    long_ids = [v for v in e.id.values if len(v) > MAX_ID_CHARS or not v]
+    if long_ids:
+        out.append((f"{p}.id.values", f"id {long_ids[0][:20]!r} is empty or longer than {MAX_ID_CHARS} characters"))
     if e.id.formats and e.id.formats_by not in {a.name for a in e.attributes if not isinstance(a.dist, ForeignKey)}:
         out.append((f"{p}.id.formats_by", f"'{e.id.formats_by}' must name a label attribute of '{e.name}' "
                                           "(the per-label id formats are chosen by it)"))
@@ -291,9 +296,11 @@ def _assembly_problems(spec: Spec, names: set[str]) -> Problems:
             if s < t2 and s2 < t:
                 out.append((p, f"epoch overlaps epoch '{n2}' for '{ep.entity}'; epochs of one entity type must not overlap"))
         spans.setdefault(ep.entity, []).append((s, t, ep.name))
+    families = ("stateless", "stateful", "incident", "shape", "detection", "forecast", "claim", "false_premise",
+                "unanswerable")  # tools.queries.registry.FAMILIES
     for k in spec.query_plan.mix:
-        if k not in {"stateless", "stateful", "incident"}:
-            out.append((f"query_plan.mix.{k}", "unknown family; use stateless, stateful or incident"))
+        if k not in families:
+            out.append((f"query_plan.mix.{k}", f"unknown family; use one of {', '.join(families)}"))
     return out
 
 

@@ -77,6 +77,6 @@ def test_samples_plus_ddl_adds_tables_without_samples(tmp_path):
     ddl.write_text("CREATE TABLE hosts (host_id TEXT, ts TIMESTAMP, cpu DOUBLE);\n"
                    "CREATE TABLE disks (disk_id TEXT PRIMARY KEY, size_gb DOUBLE);")
     result, _ = infer([csv], ddl=ddl)
-    assert [e.name for e in result.spec.entities] == ["hosts", "disks"]
+    assert [e.name for e in result.spec.entities] == ["host", "disks"]  # a fitted entity is named from its id column
     assert any(g.startswith("disks") for g in result.guesses)
     assert "from the DDL only" in result.yaml_text

@@ -11,6 +11,7 @@ import pytest
 
 from tools.generate import generate_bundle
 from tools.infer import infer
+from tools.infer.fidelity import entity_for_table
 from tools.spec import parse_duration, parse_spec_text
 
 KNOWN = textwrap.dedent("""
@@ -122,7 +123,7 @@ def test_same_roles_relations_and_cadence(roundtrip):
     for t in ("transport_link", "cell_site"):
         assert profiles[t].emission == "periodic" and profiles[t].cadence == 900
     assert profiles["transport_link"].missing_rate == 0 and profiles["transport_link"].jitter == 0
-    cells = result.spec.entity("cell_site").emission
+    cells = entity_for_table(result.spec, "cell_site").emission
     assert cells.missing_rate == pytest.approx(0.05, abs=0.01)
     assert 35 <= parse_duration(cells.jitter) <= 41  # rows lag their tick by 0..39 s
     assert {str(r) for r in result.relations} == {"sessions.user_id -> users.user_id",
@@ -134,7 +135,7 @@ def test_same_roles_relations_and_cadence(roundtrip):
                                        "Bandwidth_Utilization_Out": "measurement", "Latency_ms": "measurement",
                                        "Timestamp": "time"}
     for e in known.entities:
-        fitted = result.spec.entity(e.table_name)
+        fitted = entity_for_table(result.spec, e.table_name)
         assert fitted.count == e.count and fitted.id.format == e.id.format
         assert {m.name for m in fitted.measurements} == {m.name for m in e.measurements}
 
@@ -147,7 +148,7 @@ def _page_names(sm) -> dict[str, str]:
 def test_same_states_and_transitions_within_005(roundtrip):
     known, result, _ = roundtrip
     for table, entity in (("sessions", "session"), ("transport_link", "transport_link")):
-        k, f = known.entity(entity).states, result.spec.entity(table).states
+        k, f = known.entity(entity).states, entity_for_table(result.spec, table).states
         fname = _page_names(f)  # fitted state -> page (the known state's name)
         assert sorted(fname.values()) == sorted(k.states)
         assert {fname[s] for s in f.terminal} == set(k.terminal)
@@ -165,18 +166,18 @@ def test_measurement_levels_and_regenerated_means_within_5_percent(roundtrip):
     known, result, frames = roundtrip
     regen = regenerate(result.spec, seed=9)
     for e in known.entities:
-        fitted = result.spec.entity(e.table_name)
+        fitted = entity_for_table(result.spec, e.table_name)
         for m in e.measurements:
             fm = next(x for x in fitted.measurements if x.name == m.name)
             assert fm.base == pytest.approx(m.base, rel=0.05), m.name
             orig, new = frames[e.table_name][m.name].mean(), regen[e.table_name][m.name].mean()
             assert new == pytest.approx(orig, rel=0.05), m.name
-    link = result.spec.entity("transport_link")
+    link = entity_for_table(result.spec, "transport_link")
     util = next(x for x in link.measurements if x.name == "Bandwidth_Utilization_Out")
     assert util.noise.kind == "ar" and util.noise.phi[0] == pytest.approx(0.8, abs=0.1)
     assert util.seasonality[0].amplitude == pytest.approx(20, rel=0.1) and util.seasonality[0].peak.startswith("14h")
     latency = next(x for x in link.measurements if x.name == "Latency_ms")
     assert latency.states["degraded"].shift == pytest.approx(15, rel=0.05)
-    rrc = next(x for x in result.spec.entity("cell_site").measurements if x.name == "RRC_ConnEstabAtt")
+    rrc = next(x for x in entity_for_table(result.spec, "cell_site").measurements if x.name == "RRC_ConnEstabAtt")
     assert rrc.noise.kind == "poisson"
     assert all(r.ok for r in result.fidelity), [(r.table, r.column, r.value) for r in result.fidelity if not r.ok]

@@ -8,6 +8,7 @@ import pytest
 
 from tools.infer import infer
 from tools.infer.assemble import id_format
+from tools.infer.fidelity import entity_for_table
 from tools.infer.fit_dist import fit_dwell, fit_numeric
 from tools.infer.skew import weight_sigma
 
@@ -32,7 +33,7 @@ def test_counters_gauges_and_cumulative_counters(tmp_path):
     result, _ = infer([_write(tmp_path, "hosts.csv", frame)])
     kinds = {c.name: c.kind for c in result.profiles[0].columns.values() if c.role == "measurement"}
     assert kinds == {"cpu": "gauge", "request_count": "count", "bytes_total": "cumulative counter"}
-    ms = {m.name: m for m in result.spec.entity("hosts").measurements}
+    ms = {m.name: m for m in entity_for_table(result.spec, "hosts").measurements}
     assert ms["request_count"].noise.kind == "poisson" and ms["request_count"].base == pytest.approx(30, rel=0.05)
     assert ms["cpu"].decimals == 2 and ms["cpu"].noise.kind == "iid"
     assert ms["bytes_total"].integer and ms["bytes_total"].trend > 0
@@ -73,9 +74,9 @@ def test_skewed_relation_gets_a_parent_weight(tmp_path):
             rows.append((f"S{s}", f"U{u}", page, f"2026-01-01T00:{k:02d}:00Z"))
     sessions = pd.DataFrame(rows, columns=["session_id", "user_id", "page", "ts"])
     result, _ = infer([_write(tmp_path, "users.csv", users), _write(tmp_path, "sessions.csv", sessions)])
-    fk = next(a for a in result.spec.entity("sessions").attributes if a.name == "user_id").dist
+    fk = next(a for a in entity_for_table(result.spec, "sessions").attributes if a.name == "user_id").dist
     assert fk.kind == "foreign_key" and fk.weight_by == "sessions_weight"
-    weight = next(a for a in result.spec.entity("users").attributes if a.name == "sessions_weight")
+    weight = next(a for a in entity_for_table(result.spec, "users").attributes if a.name == "sessions_weight")
     assert weight.emit is False and weight.dist.sigma == pytest.approx(1.0, abs=0.25)
     assert "# hidden weight: sessions rows per users entity" in result.yaml_text
     row = next(r for r in result.fidelity if r.metric == "KS children per parent")
