@@ -65,7 +65,8 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
         return apply(op="drop_questions", topic=topic, text=f"drop the {topic} questions")
 
     def more_questions(family: str | None = None, topic: str | None = None) -> str:
-        """Add questions of a family (stateless, stateful, incident), about a topic when given."""
+        """Add questions of a family (stateless, stateful, incident, shape, detection, forecast, claim,
+        false_premise, unanswerable), about a topic when given."""
         return apply(op="more_questions", kind=family, topic=topic, text=f"more {family or ''} questions")
 
     def resize(count: int | None = None, entity: str | None = None, cadence: str | None = None,

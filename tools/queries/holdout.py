@@ -79,6 +79,10 @@ def split_holdout(bundle: Path | str, horizon: str) -> dict[str, Any]:
     if not 0 < seconds <= spec.horizon_seconds / 2:
         raise HoldoutError(f"--holdout {horizon}: the held-back horizon must be positive and at most half of the "
                            f"spec's horizon ({spec.horizon}); pass e.g. --holdout 1d")
+    flat = [n for n in cat.tables if not (bundle / "data" / f"{n}.parquet").is_file()]
+    if flat:
+        raise HoldoutError(f"{bundle / 'data' / flat[0]}: holding back needs one Parquet file per table; this bundle "
+                           "is partitioned (generated with --engine dask): regenerate it with the local engine")
     end = spec.start_dt + timedelta(seconds=spec.horizon_seconds)
     cut = end - timedelta(seconds=seconds)
     hdir = bundle / HOLDOUT_DIR

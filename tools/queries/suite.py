@@ -175,6 +175,16 @@ def write_suite(out: Path | str, suite: Suite) -> Path:
     return path
 
 
+DEFAULT_HOLDOUT = "1d"
+
+
+def _plan_asks_forecast(bundle: Path) -> bool:
+    """The spec's query plan names the forecast family (then the build holds the last day back)."""
+    from tools.spec.io import load_spec
+
+    return load_spec(bundle / "spec.yaml").query_plan.mix.get("forecast", 0.0) > 0
+
+
 def family_quotas(ctx: SynthContext, n: int | None, families: Iterable[str]) -> dict[str, int]:
     """The plan's quotas plus MIN_PER_FAMILY questions of each extra family asked for (``forecast``
     only on a bundle with a held-back horizon)."""
@@ -195,11 +205,16 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
                 holdout: str | None = None, families: Iterable[str] = ()) -> Suite:
     """Open a bundle, synthesize its suite, write qa.jsonl, the report section and the manifest hashes.
     ``holdout`` (e.g. ``1d``) first holds the last part of every table back (tools/queries/holdout.py);
-    ``families`` adds extra families (shape, detection, forecast, claim, false_premise, unanswerable)."""
+    ``families`` adds extra families (shape, detection, forecast, claim, false_premise, unanswerable).
+    Asking for forecasts (``families`` or the plan's mix) holds back DEFAULT_HOLDOUT unless told otherwise;
+    nothing else holds anything back, so a bundle's tables stay as generated."""
     from tools.generate.writers import refresh_manifest
+    from tools.queries.holdout import read_holdout
     from tools.queries.report import write_questions_report
 
-    bundle = Path(bundle)
+    bundle, families = Path(bundle), list(families)
+    if holdout is None and read_holdout(bundle) is None and ("forecast" in families or _plan_asks_forecast(bundle)):
+        holdout = DEFAULT_HOLDOUT  # forecasts are checked on held-back data: hold back the default horizon
     if holdout:
         from tools.queries.holdout import split_holdout
 
@@ -207,7 +222,6 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     ctx = open_context(bundle, seed)
     ctx.prefetch()
     try:
-        families = list(families)
         only = family_quotas(ctx, n, families) if families else None
         suite = synthesize(ctx, n, progress, prefer=prefer, only=only)
     finally:
