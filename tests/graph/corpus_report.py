@@ -1,6 +1,8 @@
 """Build every corpus description offline and report how many expert expectations each bundle meets.
 
-    .venv/bin/python -m tests.graph.corpus_report [--only SLUG] [--keep NEW_DIR | --rescore DIR]
+    .venv/bin/python -m tests.graph.corpus_report [--only SLUG] [--keep NEW_DIR | --rescore DIR] [--corpus DIR]
+
+``--corpus tests/data/descriptions_heldout`` measures the held-out set (never tune on it).
 
 One line per description (slug, met/total, the unmet expectations), then the overall pass rate
 (share of expectations met) and how many descriptions meet all of theirs.
@@ -22,9 +24,9 @@ from tests.graph.corpus_expectations import CORPUS_DIR, count_expectations, eval
 BUILD_ENV = {"CHRONOEVAL_MODEL": "none", "CHRONOEVAL_EMBEDDINGS": "hash"}
 
 
-def corpus_files() -> list[Path]:
-    """The description files of the corpus, sorted by slug."""
-    return sorted(p for p in CORPUS_DIR.glob("*.yaml") if p.name != "known_unmet.yaml")
+def corpus_files(directory: Path = CORPUS_DIR) -> list[Path]:
+    """The description files of the corpus (or of another set of descriptions), sorted by slug."""
+    return sorted(p for p in directory.glob("*.yaml") if p.name != "known_unmet.yaml")
 
 
 def load_description(path: Path) -> dict:
@@ -70,15 +72,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="build only this slug (file name without .yaml)")
     parser.add_argument("--keep", type=Path, help="write the bundles here (a new directory) instead of a temporary one")
     parser.add_argument("--rescore", type=Path, help="build nothing: score the bundles an earlier --keep wrote here")
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR,
+                        help="the directory of descriptions (default: the tuned corpus)")
     parser.add_argument("--record-known", action="store_true",
                         help="write the unmet expectations to tests/data/descriptions/known_unmet.yaml (the test's ratchet)")
     args = parser.parse_args(argv)
     if args.keep and args.keep.exists() and any(args.keep.iterdir()):
         print(f"{args.keep} is not empty; give a new --keep directory, or --rescore it", file=sys.stderr)
         return 2
-    files = [p for p in corpus_files() if args.only in (None, p.stem)]
+    files = [p for p in corpus_files(args.corpus) if args.only in (None, p.stem)]
     if not files:
-        print(f"no corpus file called {args.only}.yaml in {CORPUS_DIR}", file=sys.stderr)
+        print(f"no description file{' called ' + args.only + '.yaml' if args.only else ''} in {args.corpus}",
+              file=sys.stderr)
+        return 2
+    if args.record_known and args.corpus.resolve() != CORPUS_DIR.resolve():
+        print("--record-known records the tuned corpus only", file=sys.stderr)
         return 2
     os.environ.setdefault("COLUMNS", "120")
     with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:

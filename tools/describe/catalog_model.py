@@ -47,7 +47,7 @@ MeasurementClass = Literal[
 MEASUREMENT_CLASSES = MeasurementClass.__args__  # type: ignore[attr-defined]
 
 StateRoleName = Literal[
-    "normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving",
+    "normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving", "hovering",
     "waiting", "in_progress", "success", "failure", "cancelled", "compromised", "tampered", "low", "high",
 ]
 STATE_ROLES = StateRoleName.__args__  # type: ignore[attr-defined]
@@ -94,6 +94,8 @@ class MeasurementArchetype(_Model):
     states: dict[StateRoleName, RoleEffect] = {}  # overrides of the role's default for this class
     event_level: bool = False  # measured once per event/lifecycle step (fare, duration), not sampled
     companions: list[str] = []  # measured together under one name ("blood pressure" = systolic + diastolic)
+    per: str | None = None  # accumulated over this period ("1d": rumination minutes a day); a reporter with a
+    # shorter cadence reports the share of each interval
 
     @model_validator(mode="after")
     def _consistent(self):

@@ -18,9 +18,11 @@ HEALTH_CLASSES = ("vital", "latency", "error", "condition", "throughput", "signa
                   "storage", "count", "position", "amount", "duration", "score")
 
 
-def room(key: dict, up: bool) -> float:
+def room(key: dict, up: bool, wide: bool = True) -> float:
     """How many of its own spreads a measurement can move the given way before its bounds, counted from
-    its most extreme state level: an incident larger than that would pile values up at the bound."""
+    its most extreme state level: an incident larger than that would pile values up at the bound.
+    ``wide``: spreads of the entity's whole std, states included (what "Nsigma" means to the injector);
+    else of its noise alone."""
     noise = key.get("noise", {})
     base = float(key.get("base", 0.0))
     if noise.get("kind") == "ar":
@@ -34,10 +36,27 @@ def room(key: dict, up: bool) -> float:
     levels = [base] + [base * st.get("scale", 1.0) + st.get("shift", 0.0) for st in key.get("states", {}).values()]
     lo, hi = (key.get("bounds") or [None, None])
     edge = hi if up else lo
+    start = max(levels) if up else base  # states stack up to the top; a down state already sits at the bottom
+    if edge is None and "plausible" not in key and spread > 0:
+        edge = start + 12 * spread if up else start - 12 * spread  # no bound known: stay near what was seen
     if edge is None or spread <= 0:
         return math.inf
-    start = max(levels) if up else base  # states stack up to the top; a down state already sits at the bottom
-    return (edge - start) / spread if up else (start - edge) / spread
+    # "Nsigma" is read against the entity's own std, states included: a state far from the base widens it
+    mean = sum(levels) / len(levels)
+    scale = math.sqrt(spread ** 2 + sum((x - mean) ** 2 for x in levels) / len(levels)) if wide else spread
+    return (edge - start) / scale if up else (start - edge) / scale
+
+
+def noise_spread(key: dict) -> float:
+    """The measurement's noise std (its spread without states)."""
+    noise, base = key.get("noise", {}), float(key.get("base", 0.0))
+    if noise.get("kind") == "ar":
+        return noise["sigma"] / math.sqrt(max(1e-9, 1 - sum(p * p for p in noise.get("phi", [0.0]))))
+    if noise.get("kind") == "iid":
+        return noise["sigma"]
+    if noise.get("kind") == "poisson":
+        return math.sqrt(max(base, 1.0))
+    return max(abs(base) * 0.05, 1e-9)
 
 
 def _sized(key: dict, arch: MeasurementArchetype | None, wanted: float, up: bool | None = None) -> str | None:
@@ -45,7 +64,11 @@ def _sized(key: dict, arch: MeasurementArchetype | None, wanted: float, up: bool
     a detectable one (6 spreads) would not fit."""
     up = (arch is None or arch.worse == "up") if up is None else up
     size = min(wanted, 0.9 * room(key, up))
-    return None if size < 6.3 else f"{'+' if up else '-'}{round(size, 1):g}sigma"
+    if size >= 6.3:
+        return f"{'+' if up else '-'}{round(size, 1):g}sigma"
+    # states widen the entity's std: an effect that size would leave the bounds; in units of the noise it fits
+    size = min(wanted, 0.9 * room(key, up, wide=False))
+    return None if size < 6.3 else f"{'+' if up else '-'}{round(size * noise_spread(key), 3):g}"
 
 
 def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Catalog, field: str | None,

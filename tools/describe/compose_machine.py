@@ -15,7 +15,7 @@ from tools.spec.durations import format_duration, parse_duration
 LIFECYCLE_ROLES = {"waiting", "in_progress", "success", "failure", "cancelled"}
 TERMINAL_ROLES = {"success", "failure", "cancelled"}
 # the reporter health classes of the transition weights, per role
-_CLASS = {"normal": "active", "moving": "active", "in_progress": "active", "charging": "idle", "idle": "idle",
+_CLASS = {"normal": "active", "moving": "active", "hovering": "active", "in_progress": "active", "charging": "idle", "idle": "idle",
           "waiting": "idle", "degraded": "reduced", "alarm": "reduced", "tampered": "reduced",
           "compromised": "reduced", "critical": "down", "down": "down", "failure": "down", "maintenance": "service",
           "low": "reduced", "high": "reduced"}

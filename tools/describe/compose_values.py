@@ -13,6 +13,7 @@ from typing import Any
 from tools.describe.catalog_model import Catalog, MeasurementArchetype, RoleEffect
 from tools.describe.draft import MeasurementDraft
 from tools.describe.units import convert, convert_spread, is_currency, parse_unit, unit_label
+from tools.spec.durations import parse_duration
 
 PEAKS = {"day_peak": "14h", "evening_peak": "19h", "night_peak": "3h", "business_hours": "13h", "commute": "8h",
          "solar": "12h", "night_low": "15h"}
@@ -55,15 +56,24 @@ def _round(x: float, spread: float) -> float:
 
 
 def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: dict[str, str], catalog: Catalog,
-                     notes: list[str]) -> dict[str, Any]:
+                     notes: list[str], cadence_s: float | None = None) -> dict[str, Any]:
     """The spec dict of one catalog-matched measurement; ``roles`` maps the entity's states to roles;
-    ``notes`` collects what was adjusted (a stated level outside the bounds, a unit that does not fit)."""
+    ``notes`` collects what was adjusted (a stated level outside the bounds, a unit that does not fit);
+    ``cadence_s`` is the reporting interval (a per-day total is reported per interval)."""
     unit, conv = _unit(md, arch, notes)
     lo, hi = arch.bounds
     level, spread = arch.typical, arch.spread
     if conv:
         level, lo, hi = _in_unit(level, arch, unit), _in_unit(lo, arch, unit), _in_unit(hi, arch, unit)
         spread = convert_spread(spread, arch.unit, unit) or spread
+    per_s = parse_duration(arch.per) if arch.per else None
+    if per_s and cadence_s and cadence_s < per_s and not (md.unit and "/" in md.unit):
+        f = cadence_s / per_s  # "rumination minutes" every 2 hours: the minutes of those 2 hours
+        level, spread = level * f, spread * f
+        lo, hi = (None if lo is None else lo * f), (None if hi is None else hi * f)
+        unit = unit.split("/")[0] if unit else unit
+        notes.append(f"{md.name}: {arch.name} is counted per {arch.per} in the catalog; each reading here "
+                     f"counts its own interval ({level:g} {unit or ''} typical)")
     if md.low is not None and (lo is None or md.low > lo):
         lo = md.low
     if md.high is not None and (hi is None or md.high < hi):
@@ -85,7 +95,7 @@ def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: di
     m: dict[str, Any] = {"name": md.name, "description": f"{arch.name} (catalog: {arch.id})"}
     if unit:
         m["unit"] = unit
-    integer = arch.integer
+    integer = arch.integer or md.whole
     if arch.noise == "poisson" and integer and (lo is None or lo >= 0):
         m["noise"] = {"kind": "poisson"}
         level = max(level, 0.05)
@@ -151,10 +161,13 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
 
     p = measurement_profile(md.name)
     klass, worse = _KIND_CLASS.get(p.kind, ("condition", "up"))
+    if md.unit and klass in ("condition", "storage") and re.search(
+            r"(?:/|\bper\s+)(?:s|sec|second|min|minute|h|hr|hour)s?$", md.unit.strip(), re.I):
+        klass, worse = "throughput", "down"  # "bottles per minute": a rate that stops when the machine stops
     unit = parse_unit(md.unit) if md.unit else None
     label = (unit_label(unit) if unit is not None else md.unit) if md.unit else p.unit
     plural = any(w.endswith("s") and not w.endswith("ss") and len(w) > 3 for w in md.words.lower().split())
-    count = bool(re.match(r"(?:number|count|total|amount)_of|n_", md.name)) or md.name.endswith("_count") or \
+    count = bool(re.match(r"(?:number|count|total|amount)_of|n_|total_[a-z]+s$", md.name)) or md.name.endswith("_count") or \
         (plural and not md.unit and p.kind in ("gauge", "counter"))
     lo: float | None = 0.0 if p.bounds[0] is not None and p.bounds[0] >= 0 else None
     hi: float | None = p.bounds[1]
@@ -164,7 +177,8 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
     if money and (not md.unit or is_currency(md.unit)):  # money: never negative, cents
         label = unit_label(md.unit) if md.unit else None
         level = md.level or 80.0
-        klass, worse, spread, lo, hi, integer, noise = "amount", "up", level * 0.35, 0.0, None, False, "iid"
+        # a spread of a fifth of the level keeps a price off zero in hundreds of thousands of rows
+        klass, worse, spread, lo, hi, integer, noise = "amount", "up", level * 0.2, 0.0, None, False, "iid"
     elif md.name in ("age", "patient_age", "customer_age") and not md.unit:
         label, level, spread, integer, noise, lo, hi = "years", 45.0, 18.0, True, "iid", 0.0, 110.0
     elif count and not money:  # per event: a few (nights, guests; retries often none); per reading: tens
@@ -183,6 +197,14 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
         lo = md.low if lo is None else max(lo, md.low)
     if md.high is not None:
         hi = md.high if hi is None else min(hi, md.high)
+    stated = md.low is not None and md.high is not None
+    if stated and not md.unit and re.search(r"score|rating|grade|stars|rank", md.name) and \
+            float(md.low).is_integer() and float(md.high).is_integer():
+        integer, noise = True, "iid"  # "credit score (300-850)", "rating from 1 to 5": whole points
+    if stated and md.level is None and not lo <= level <= hi:  # a stated range: the level sits inside it
+        level, spread = (lo + hi) / 2, (hi - lo) / 8
+    if getattr(md, "whole", False):
+        integer = True
     if hi is not None and level > hi:
         level, spread = hi * 0.6, hi * 0.1
     if lo is not None and level < lo:

@@ -20,6 +20,7 @@ from tools.describe.compose_values import PEAKS, generic_measurement, measuremen
 from tools.describe.defaults import DEFAULT_MEASUREMENTS, DEFAULT_STATES, reporter_kind
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
+from tools.describe.match import singular
 from tools.spec.durations import parse_duration
 from tools.spec.model import Spec
 
@@ -134,7 +135,8 @@ class _Composer:
             self.decisions.append(f"{e.name} states {', '.join(states)}: default (the text names none)")
         return states
 
-    def measurements(self, e: EntityDraft, arch: EntityArchetype | None, roles: dict[str, str]) -> list[dict]:
+    def measurements(self, e: EntityDraft, arch: EntityArchetype | None, roles: dict[str, str],
+                     cadence_s: float | None = None) -> list[dict]:
         mds = list(e.measurements)
         if not mds and arch and arch.measurements:
             mds = [MeasurementDraft(name=m, catalog_id=m, words=m.replace("_", " ")) for m in arch.measurements[:4]]
@@ -150,7 +152,7 @@ class _Composer:
             if md.catalog_id:
                 a = self.catalog.measurement(md.catalog_id)
                 self.archs[md.name] = a
-                spec = measurement_spec(md, a, roles, self.catalog, self.notes)
+                spec = measurement_spec(md, a, roles, self.catalog, self.notes, cadence_s)
                 if e.kind == "lifecycle" and a.event_level and a.klass == "duration" and not a.states:
                     spec["states"] = {s: {"scale": 0.0, "noise_scale": 0.0} for s, r in roles.items()
                                       if r not in ("success", "failure")}
@@ -175,6 +177,9 @@ class _Composer:
             return ent
         states = self.states(e, arch)
         roles = self.roles(e, states)
+        for x in e.continues:  # "approved claims are then paid": approved is a step, not an end
+            if x in roles and roles[x] in TERMINAL_ROLES:
+                roles[x] = "in_progress"
         if e.kind == "lifecycle":
             loose = [x for x in e.terminal if x in roles and roles[x] not in TERMINAL_ROLES]
             if loose:  # "..., then released or scrapped": the final alternatives end the lifecycle
@@ -220,7 +225,8 @@ class _Composer:
             machine = reporter_machine(states, roles, self.catalog, parse_duration(cadence))
             ent.update(table=f"{e.name}_metrics", static_table=e.plural, count=count, attributes=attrs,
                        states=machine, emission={"kind": "periodic", "cadence": cadence})
-        ent["measurements"] = self.measurements(e, arch, roles)
+        cadence_s = parse_duration(ent["emission"]["cadence"]) if ent["emission"]["kind"] == "periodic" else None
+        ent["measurements"] = _named_directions(self.measurements(e, arch, roles, cadence_s), roles)
         ent["_roles"] = roles
         return ent
 
@@ -238,6 +244,26 @@ class _Composer:
         n = max(10, min(2000, (children[0].count or 400) // 4)) if children else (arch.typical_count if arch else 100)
         self.decisions.append(f"count {n} {e.plural}: default")
         return n
+
+
+def _named_directions(measurements: list[dict], roles: dict[str, str]) -> list[dict]:
+    """A "too low / too high" state that names what is low ("out of cash", "low battery") moves only the
+    measurements it names, when the entity has one: the cabinet temperature of an ATM out of cash is
+    no lower."""
+    filler = {"low", "high", "too", "out", "of", "empty", "running", "over", "under"}
+    for state, role in roles.items():
+        if role not in ("low", "high"):
+            continue
+        words = {singular(w) for w in state.split("_")} - filler
+        named = [m for m in measurements if words & {singular(w) for w in m["name"].split("_")}]
+        if not named:
+            continue
+        for m in measurements:
+            if m not in named and state in m.get("states", {}):
+                m["states"].pop(state)
+                if not m["states"]:
+                    m.pop("states")
+    return measurements
 
 
 def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[Spec, list[str], list[str]]:

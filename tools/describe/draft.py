@@ -29,6 +29,7 @@ class MeasurementDraft(BaseModel):
     level: float | None = None  # a level the user stated ("around -20 °C"), in ``unit``
     low: float | None = None  # a limit the user stated ("at least 0"), in ``unit``
     high: float | None = None  # a limit the user stated ("max 32 kg"), in ``unit``
+    whole: bool = False  # the text asks for whole numbers ("multiples of 10", "whole euros")
     catalog_id: str | None = None  # the measurement archetype it matched
     score: float | None = None  # how well it matched (1.0 = a synonym)
 
@@ -57,6 +58,7 @@ class EntityDraft(BaseModel):
     event_driven: bool = False  # one row per state change (an event log) instead of a cadence
     kind: Literal["periodic", "lifecycle", "static"] = "periodic"  # lifecycle: arrives and ends (trips)
     terminal: list[str] = []  # states that end a lifecycle
+    continues: list[str] = []  # states the text says lead on ("approved claims are then paid"): not an end
     parents: list[str] = []  # names of the entity types whose id every row carries (rider, driver)
     catalog_id: str | None = None  # the entity archetype it matched
     score: float | None = None

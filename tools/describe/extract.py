@@ -35,7 +35,8 @@ _INCIDENT_WORDS = [
     (r"cascad", "cascade"), (r"outage|blackout|goes? down|went down|offline for|data loss|stops? reporting",
                              "data_outage"),
     (r"flash crowd|traffic surge|sudden surge|rush", "flash_crowd"), (r"spike|burst|jump", "spike"),
-    (r"stuck|frozen|flat ?line", "flatline"), (r"drift|slowly (?:rising|falling|degrad)|leak", "slow_drift"),
+    (r"stuck|flat ?line|(?:value|reading|sensor|data|signal)s?\s+(?:is\s+|are\s+|gets?\s+|went\s+)?frozen|"
+     r"frozen\s+(?:value|reading|sensor|data|signal)", "flatline"), (r"drift|slowly (?:rising|falling|degrad)|leak", "slow_drift"),
     (r"degradation|slowdown|slow down|degrad", "kpi_degradation"), (r"missing (?:values|data)|gaps|nulls",
                                                                     "null_burst"),
 ]
@@ -125,6 +126,26 @@ def find_horizon(text: str) -> tuple[str | None, str]:
                   text, re.I)
     if m:
         return _duration(m.group(1), m.group(2)), m.group(0)
+    # "during a 48-hour endurance test", "over a 3-week campaign": a hyphenated length of the whole run
+    m = re.search(r"(?<!every )(?<!each )(?<!per )\b(?:an?|the|one|our|its|their)\s+(\d+|one|two|three|four|five|six|seven|"
+                  r"eight|nine|ten|twelve)-(hours?|days?|weeks?|months?)\b(?!\s+(?:intervals?|cadence|resolution|"
+                  r"granularity|sampling|buckets?|averages?|rolling|old|ago|delay|lag|timeout|dwell|stays?))", text, re.I)
+    if m:
+        return _duration(m.group(1), m.group(2)), m.group(0)
+    # "for one race day", "over 3 production days": a number, one word, the unit
+    m = re.search(rf"\b(?:over|for|during|covering|spanning|across)\s+(?:the\s+)?{_NUM}\s+([a-z]+)\s+(hours?|days?|weeks?|"
+                  r"months?)\b", text, re.I)
+    if m and not re.fullmatch(r"hours?|days?|weeks?|months?|per|a|an|every|or|and|to", m.group(2), re.I):
+        return _duration(m.group(1), m.group(3)), m.group(0)
+    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+fortnight\b", text, re.I)
+    if m:
+        return "14d", m.group(0)
+    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+(?:single\s+)?(?:[a-z]+\s+)?(day|week|month)\b", text, re.I)
+    if m:  # "for one race day", "during a single day", "for a working week"
+        return _duration("1", m.group(1)), m.group(0)
+    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+(?:single\s+)?(?:[a-z]+\s+)?shift\b", text, re.I)
+    if m:  # "during a single shift": the usual 8-hour shift
+        return "8h", m.group(0)
     return None, ""
 
 

@@ -153,6 +153,13 @@ def unit_fits(archetype_unit: str | None, stated: str) -> bool:
     return convert(1.0, archetype_unit, stated) is not None
 
 
+def _label_fits(label: str | None, stated: str) -> bool:
+    """A stated unit that is how the archetype's unit is written ("dB" for a noise level in dB(A),
+    which pint cannot express)."""
+    norm = lambda x: re.sub(r"[^a-z0-9%]", "", x.lower())  # noqa: E731 - a one-line normaliser
+    return bool(label) and bool(norm(stated)) and norm(label).startswith(norm(stated))
+
+
 def best_match(catalog: Catalog, part: str, phrase: str, semantic: SemanticScorer | None = None,
                prefer: Callable[[str], float] | None = None, unit: str | None = None) -> Match | None:
     """The archetype of ``part`` that ``phrase`` names, or None when nothing scores ``MIN_SCORE``.
@@ -167,7 +174,8 @@ def best_match(catalog: Catalog, part: str, phrase: str, semantic: SemanticScore
             if id_ not in cands or cands[id_].score < score:
                 cands[id_] = Match(id_, score, f"embedding search (cosine {cos:.2f})")
     if unit is not None and part == "measurements":  # "fill speed in bottles/min" is no spindle speed in rpm
-        cands = {i: m for i, m in cands.items() if unit_fits(catalog.measurement(i).unit, unit)}
+        cands = {i: m for i, m in cands.items() if unit_fits(catalog.measurement(i).unit, unit)
+                 or _label_fits(catalog.measurement(i).unit_label, unit)}
     if not cands:
         return None
     bonus = prefer or (lambda _id: 0.0)

@@ -28,7 +28,8 @@ REPORT = (r"reporting|reports?|send(?:s|ing)?|stor(?:e|es|ing)|keep(?:s|ing)?|em
           r"metrics? (?:like|such as|for)|telemetry (?:like|such as|for|of)|data on")
 KIND_NOUNS = (r"(?:type|class|category|tier|plan|kind|mode|channel|priority|segment|grade|model|brand|level|size|"
               r"method|colou?r|severity)")
-HAVE = r"(?:each|every)\s+(?:[a-z-]+\s+){0,2}?(?:has|have|is assigned|carries|comes with|belongs to|is in|sits in)"
+HAVE = (r"(?:each|every)\s+(?:[a-z-]+\s+){0,2}?(?:has|have|is assigned|carries|comes with|belongs to|is in|sits in|"
+        r"uses|consumes|records|logs|costs|weighs|produces|delivers)")
 QUANTITY_HEADS = (r"temperature|temp|pressure|flow|level|speed|rate|count|time|duration|weight|voltage|current|"
                   r"power|humidity|height|period|length|depth|distance|altitude|concentration|consumption|usage|load|"
                   r"throughput|latency|frequency|value|amount|total|size|volume|charge|output|intensity|ratio|score")
@@ -39,7 +40,8 @@ STATE_LISTS = [
     r"(?P<list>[a-z][\w ]*?(?:\s*(?:->|→|=>|>)\s*[a-z][\w ]*?){2,})(?=\s*[,;.]|$)",
     r"\b(?:go(?:es)?|going|move|moves|moving|cycle|cycles|transition(?:s|ing)?|switch(?:es)?|pass(?:es)?|progress(?:es)?|flow)\s+"
     r"(?:through|between|among|from)\s+(?:the\s+)?(?:states?\s+|stages?\s+|statuses\s+)?(?P<list>.+)",
-    r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|=|\()\s*(?P<list>.+)",
+    r"\b(?:states?|status(?:es)?|modes?|stages?|lifecycle|phases?)\s*(?::|are|is|include|includes|like|such as|=|\(|"
+    r"(?=\s[a-z_-]+(?:\s[a-z_-]+)?\s*/\s*[a-z_-]+(?:\s[a-z_-]+)?\s*/))\s*(?P<list>.+)",
     r"\)?:\s*(?P<list>[a-z_-]+(?:\s[a-z_-]+){0,3}(?:,\s*(?:then\s+)?[a-z_-]+(?:\s[a-z_-]+){0,3}){2,}.*)",
     r"\b(?:are|is|can be|may be|get|gets|become|becomes|be|end up|ends? up|go|goes)\s+(?:either\s+|in one of\s+|marked\s+|set to\s+)?"
     r"(?P<list>[a-z_-]+.*(?:,|\bor\b|\band\b|\bthen\b).*)",
@@ -88,15 +90,28 @@ def _physical_unit(word: str) -> bool:
     return u is not None and not u.dimensionless
 
 
+def _in_context(ents, id_: str | None, words: str, said: set[str]) -> str | None:
+    """The archetype a bare head noun means in this text: "orders" on a food delivery platform are food
+    delivery orders (a longer synonym ending in the same noun whose other words the text also uses)."""
+    t = [singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", words)]
+    if not t:
+        return id_
+    longer = [(len(k), i) for k, ids in ents.by_phrase.items() for i in ids
+              if len(k) > len(t) and k[-1] == t[-1] and set(k) <= said]
+    return max(longer)[1] if longer else id_
+
+
 def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMention]:
     """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns."""
     ents = index(catalog, "entities")
     out: list[EntityMention] = []
+    said = {singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
+                                                                     " ".join(sentences))}
     for si, s in enumerate(sentences):
         counted = [(m.group(1), m.group(2), m.start(2), bool(m.group(3))) for m in re.finditer(
             r"\b(?:about\s+|around\s+|roughly\s+|~\s*)?(\d[\d,]*)\s*\+?\s+((?:(?!(?:with|of|in|on|for|at|from|per|and|or|"
             r"to|by)\b)[A-Za-z][\w-]*\s+){0,3}?(?:[A-Za-z][\w-]*?s|people|children|cattle|sheep|staff))\b"
-            r"(\s+(?:a|per|each)\s+day)?", s)]
+            r"(\s+(?:a|per|each)\s+day|\s*/\s*day\b)?", s)]
         counted += [(m.group(2), m.group(1), m.start(1), False)
                     for m in re.finditer(r"\b((?:[A-Za-z][\w-]*\s)?[A-Za-z][\w-]*s)\s*(?:[x×]\s*|\()(\d+)\)?", s)]
         # "beehives x20", "wave buoys (12)"
@@ -112,9 +127,14 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
                     (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES):  # "20000 bags a day" are bags
                 continue
             cands = ents.lexical(words)
+            head = singular(words.split()[-1].lower().replace("-", ""))
+            if not any(c.score >= 0.8 for c in cands) and ents.by_phrase.get((head,)):
+                cands = [c for c in cands if c.id in ents.by_phrase[(head,)]]  # "long-haul trucks" are trucks
+                cands = [type(c)(c.id, 0.8, f"head noun '{head}'") for c in cands[:1]]
             cands = [c for c in cands if c.score >= 0.8]
-            out.append(EntityMention(si, start, words, cands[0].id if cands else None,
-                                     cands[0].score if cands else 0.0, int(number.replace(",", "")), per_day))
+            picked = _in_context(ents, cands[0].id, words, said) if cands else None
+            out.append(EntityMention(si, start, words, picked, cands[0].score if cands else 0.0,
+                                     int(number.replace(",", "")), per_day))
         for pos, id_, words in ents.mentions(s):
             start = _char_pos(s, pos)
             if any(e.sentence == si and (e.catalog_id == id_ or e.pos <= start < e.pos + len(e.words)) for e in out):
@@ -174,6 +194,7 @@ def _strip_lead(item: str) -> str:
     item = item.strip(" ()")
     while True:
         new = re.sub(r"^(?:then|finally|eventually|either|is|are|be|get|gets|reported|marked|it|they|and|or|a|an|"
+                     r"(?:can be |may be )?(?:in )?one of:?|"
                      r"the|as|goes|go|gets|becomes|some|sometimes|ends? (?:as|in|up)|finish(?:es)? as)\s+",
                      "", item, flags=re.I)
         if new == item:
@@ -233,14 +254,25 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 f.state_ends = f.states[-1:]
             f.used.append((m.start(), m.start("list") + len(listed)))
             break
-    for no in re.finditer(r"\b([a-z]+(?:\s[a-z]+)?)\s+(?:of|is|:)\s+((?:\d+,\s*)+\d+,?\s+(?:or|and)\s+\d+)\s*([a-z]+)?", s, re.I):
-        unit = f" {no.group(3)}" if no.group(3) else ""  # "term of 12, 24, 36 or 60 months": options
+    for no in re.finditer(r"\b([a-z]+(?:\s[a-z]+)?)\s+(?P<link>(?:of|is|:)\s+)?((?:\d+,\s*)+\d+,?\s+(?:or|and)\s+"
+                          r"\d+)\s*([a-z]+)?", s, re.I):
+        if not no.group("link") and not re.search(r"\band\s+$", s[: no.start()]):
+            continue  # without "of"/"is", only "... and max power 22, 50 or 150 kW"
+        unit = f" {no.group(4)}" if no.group(4) else ""  # "term of 12, 24, 36 or 60 months": options
         f.items.append(("colon", Item(words=re.sub(r"^(?:a|an|the|and|or)\s+", "", no.group(1)), raw=no.group(0),
-                                      values=[f"{v}{unit}" for v in re.findall(r"\d+", no.group(2))])))
+                                      values=[f"{v}{unit}" for v in re.findall(r"\d+", no.group(3))])))
         f.used.append(no.span())
     each = re.match(r"^\s*(?:each|every)\s+([a-z][\w-]*)\s+is\s+(?:a|an|either)?\s*([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$",
                     s, re.I)
-    if each and not f.states and sum(v.strip().endswith("ed") for v in split_items(each.group(2))) < 2:
+    known = [i for i in f.states if roles.lexical(i.replace("_", " "))[:1] and
+             roles.lexical(i.replace("_", " "))[0].score >= 0.9]
+    plain = re.match(r"^\s*(?:the|a|an|its|their)\s+[a-z][\w-]*\s+(?:is|are)\s+(?:either\s+)?[^,;]+(?:,\s*[^,;]+)*,?\s+or\s+"
+                     r"[^,;]+$", s, re.I)
+    steps = sum(x.endswith("ed") or x.endswith("ing") for x in f.states) >= 2 or re.search(r"\bthen\b", s, re.I)
+    if (each or plain) and f.states and not known and not steps:  # no value is a state anything is in: kinds
+        f.states, f.state_ends, f.state_words = [], [], None
+    kinds = each and not f.states and sum(v.strip().endswith("ed") for v in split_items(each.group(2))) < 2
+    if kinds:
         # "Each station is urban background, suburban or roadside": a kind of station
         f.items.append(("colon", Item(words="type", raw=s, values=[_strip_lead(v) for v in split_items(each.group(2))])))
         f.used.append(each.span())
@@ -255,7 +287,17 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
         f.items.append(("colon", Item(words=word, raw=pr.group(0), values=[
             f"{pr.group(1).strip()}{i}" for i in range(int(pr.group(2)), int(pr.group(3)) + 1)])))
         f.used.append(pr.span())
-    if not f.states:  # "breed is Holstein or Jersey": states of an entity or values of an attribute
+    clauses = re.split(r",?\s+and\s+(?=(?:the|its|their|a|an)\s+[a-z][\w-]*(?:\s[a-z][\w-]*)?\s+(?:is|are)\s)", s,
+                       maxsplit=1, flags=re.I)
+    if not f.states and len(clauses) == 2:  # the second list is one more attribute of the same subject
+        sl2 = re.match(r"^\s*(?:the|its|their|a|an)\s+([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:is|are)\s+(?:either\s+)?"
+                       r"([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$", clauses[1], re.I)
+        if sl2:
+            f.items.append(("colon", Item(words=sl2.group(1), raw=clauses[1], values=[
+                _strip_lead(v) for v in split_items(sl2.group(2))])))
+            f.used.append((len(clauses[0]), len(s)))
+            s = clauses[0]
+    if not f.states and not kinds:  # "breed is Holstein or Jersey": states of an entity or values of an attribute
         sl = re.match(r"^\s*(?:the|a|an|each|every|its|their)?\s*([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s+(?:is|are)\s+"
                       r"(?:either\s+)?([^,;]+?(?:,\s*[^,;]+?)*,?\s+or\s+[^,;]+)$", s, re.I)
         if sl:
@@ -274,7 +316,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                                       raw=m.group(0), values=vals)))
         f.used.append(m.span())
     for m in re.finditer(r"\b([a-z][\w -]{2,40}?)\s*:\s*([^:;.]+?(?:,|\bor\b)[^:;.]+)$", s, re.I):
-        if re.search(r"states?|status|modes?|stages?", m.group(1), re.I) or any(a <= m.start() < b for a, b in f.used):
+        if re.search(r"states?|status|modes?|stages?|one of|can be|may be", m.group(1), re.I) or \
+                any(a <= m.start() < b for a, b in f.used):
             continue
         name = re.split(r"\b(?:has|have|with|is|are|carries|gets)\s+(?:a|an|one|its|their)?\s*", m.group(1))[-1]
         name = re.sub(r"\s+(?:per|of each|for each|by)\s+[\w-]+$", "", name)  # "crop per greenhouse"
@@ -321,6 +364,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
             for _ in range(3):  # "temp around -20 °C every 5 minutes for 2 weeks" → "temp around -20 °C"
                 chunk = re.sub(r"(?:^|\s+)(?:(?:every|for|over|during)\s+(?:\d+\s*[a-z]+|an?\s+[a-z]+|minute|hour|day|second)"
                                r"|logged|reported|recorded|measured|sent|collected|captured|tracked)$", "", chunk, flags=re.I)
+            # "... set around -20 °C for frozen cargo or +4 °C for chilled cargo": the first level is the level
+            chunk = re.sub(r"(\d\s*(?:°\s*[CF]|%|[A-Za-z/]+)?)\s+(?:for|in|on|during|when|or)\s+.*$", r"\1", chunk)
             if chunk and not any(a <= start < b for a, b in f.used):
                 it = parse_item(chunk)
                 if it.words and len(it.words.split()) <= 4:

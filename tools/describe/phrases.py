@@ -70,7 +70,7 @@ def words_to_numbers(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """Sentences and semicolon clauses (a dot between digits is a decimal point, not an end)."""
-    parts = re.split(r"(?<!\d)[.!?](?!\d)\s*|;\s*|\n+", text)
+    parts = re.split(r"(?<!\d)[.!?](?!\d)\s*|(?<=\d)\.\s+(?=[A-Z])|;\s*|\n+", text)  # "... 1 to 5. The queue"
     return [p.strip() for p in parts if p and p.strip()]
 
 
@@ -89,6 +89,7 @@ class Item:
     values: list[str] | None = None  # "(a, b or c)" after an attribute name
     low: float | None = None  # "at least 0", "min 5"
     high: float | None = None  # "(max 32)", "at most 1000", "up to 25 km/h"
+    whole: bool = False  # "multiples of 10", "in steps of 5", "whole numbers"
 
 
 def _num(s: str) -> float:
@@ -99,6 +100,9 @@ def parse_item(raw: str) -> Item:
     """'rotor speed in rpm' / 'power output (kW)' / 'temperature around -20 °C' / 'tariff plan
     (standard, economy 7 or time-of-use)' → an Item."""
     text = raw.strip(" .,:'\"`")
+    text = re.sub(r"\s+(?:is\s+)?(?:set|kept|held|maintained|controlled|regulated)(?=\s+(?:to|at|around|near|about)\b)",
+                  "", text, flags=re.I)  # "supply air temperature set around -20 °C"
+    text = re.sub(r"\s+(?:set\s+)?(?:to|at)\s+(?=(?:around|about|near)\b)", " ", text, flags=re.I)
     item = Item(words=text, raw=raw.strip())
     for b in list(re.finditer(r"[(\[]([^)\]]*)[)\]]", text)):
         rng = re.fullmatch(rf"\s*({_NUMBER})\s*(?:to|-|–|—)\s*({_NUMBER})\s*([^\s)]*)\s*", b.group(1))
@@ -176,6 +180,12 @@ _UNIT_WORDS = {"kg", "kw", "kwh", "mw", "mwh", "db", "dba", "ms", "rpm", "bpm", 
 
 def _limits(item: Item, text: str) -> None:
     """Stated limits: 'max 32', 'at most 1000', 'at least 0' (in the item's unit)."""
+    step = re.search(rf"\b(?:multiples? of|in steps of)\s+({_NUMBER})", text, re.I)
+    if step and _num(step.group(1)) > 0 and _num(step.group(1)).is_integer():
+        item.whole = True  # "multiples of 10": whole numbers, and at least one step
+        item.low = max(item.low or 0.0, _num(step.group(1)))
+    if re.search(r"\bwhole (?:numbers?|units?|euros?|dollars?|pounds?)\b|\bintegers?\b", text, re.I):
+        item.whole = True
     rng = re.search(rf"\bfrom\s+({_NUMBER})\s+to\s+({_NUMBER})", text, re.I)
     if rng:  # "a rating from 1 to 5 stars"
         item.low, item.high = _num(rng.group(1)), _num(rng.group(2))

@@ -47,7 +47,8 @@ def _word_end(text: str, word_index: int, words: str) -> int:
     return spans[last].end() if spans else 0
 
 
-DEVICE_ROLES = {"normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving", "low",
+DEVICE_ROLES = {"normal", "degraded", "alarm", "critical", "down", "maintenance", "idle", "charging", "moving", "hovering",
+                "low",
                 "high", "tampered"}
 NEEDS = ("what a description needs: the thing that reports or happens (\"40 wind turbines\", \"ride-hailing "
          "trips\"), what is measured (\"reporting power output in kW and rotor speed\") and, if you can, how often "
@@ -64,6 +65,12 @@ def _ent_name(m: EntityMention) -> str:
     if len(words) == 2 and words[0] in ("smart", "new", "old", "big", "small", "many", "other", "checked", "active"):
         words = words[1:] if words[0] not in ("smart",) else words
     return snake("_".join([*words[:-1], singular(words[-1])])) if words else "entity"
+
+
+PLACE_PLURALS = (r"branches|stores|shops|stations|sites|locations|clinics|hospitals|depots|offices|hubs|outlets|"
+                 r"warehouses|pharmacies|garages|dealerships|gyms|schools|campuses|malls|restaurants|cinemas")
+_GLUE = {"over", "a", "an", "the", "for", "during", "every", "each", "per", "in", "at", "on", "to", "with", "and", "or",
+         "of", "from", "until", "within"}
 
 
 class _Reader:
@@ -113,6 +120,8 @@ class _Reader:
             arch = self.catalog.entity(m.catalog_id) if m.catalog_id else None
             if name not in self.entities:
                 kind = arch.kind if arch else "periodic"
+                if m.per_day and kind != "lifecycle" and not (arch and arch.kind == "periodic"):
+                    kind = "lifecycle"  # "about 200 visits a day": things that arrive, not a fleet
                 self.entities[name] = EntityDraft(name=name, plural=plural(name), catalog_id=m.catalog_id,
                                                   score=m.score, words=m.words, kind=kind)
                 if m.catalog_id:
@@ -218,6 +227,13 @@ class _Reader:
             m = re.match(r"^\s*(?:(?:the|a|an|each|every|our|all|some|their)\s+)?((?:[\w-]+\s+){0,2}?[\w-]+?)\s+"
                          r"(?:are|is|go|goes|can be|may be|move|moves|get|gets|pass|passes|cycle|cycles|transition)\b",
                          s, re.I)
+            daily = re.search(r"([A-Za-z-]+s)\s+(?:a|per|each)\s+day\s*:\s*[a-z]", s)
+            if f.states and daily and self.head_owner(daily.group(1)):
+                self.owner[i] = self.head_owner(daily.group(1))  # "..., about 200 visits a day: triaged, ..."
+                continue
+            if m is None and f.states:  # "Taxi meters in 200 cabs over a week: each trip is hailed, ...": its own subject
+                m = re.search(r"[:;]\s*(?:each|every|a|an|the)\s+((?:[\w-]+\s+)?[\w-]+?)\s+(?:is|are|goes|go|gets|get)\b", s,
+                              re.I)
             if m is None and f.states and re.search(r"\)?:\s*[a-z]", s):  # "Vet appointments at 5 clinics: booked, ..."
                 m = re.match(r"^\s*(?:(?:the|a|an|our|all)\s+)?((?:[\w-]+\s+){0,2}[\w-]+s)\b", s, re.I)
             ends = [x for x in f.states if state_role(x, True, self.catalog, 1)[0] in TERMINAL_ROLES]
@@ -227,8 +243,10 @@ class _Reader:
             device = {role for role, understood in read if understood}
             subject = m.group(1).split()[-1].lower() if m else ""
             steps = re.search(r"\bthen\b", f.state_words or s, re.I) is not None  # "..., then packaged or dumped"
-            if m and len(bare) == 1 and not self.head_owner(m.group(1)) and device & DEVICE_ROLES and \
-                    not device & {"success", "cancelled"} and not steps and singular(subject) == subject:
+            generic = singular(subject) in ("unit", "device", "machine", "sensor", "asset", "node", "system")
+            named = m and (self.head_owner(m.group(1)) or self.head_owner(m.group(1).split()[0]))  # "Tickets printed"
+            if m and len(bare) == 1 and not named and device & DEVICE_ROLES and \
+                    not device & {"success", "cancelled"} and not steps and (singular(subject) == subject or generic):
                 self.owner[i] = bare[0]  # "the reefer unit is cooling, defrosting or failed": the truck's states
                 continue
             if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
@@ -240,8 +258,12 @@ class _Reader:
                     self.owner[i] = self.head_owner(lead.group(1))
                 continue
             known = self.head_owner(m.group(1))
+            first = self.head_owner(m.group(1).split()[0]) if len(m.group(1).split()) > 1 else None
+            by_first = known is None and first is not None and not self.entities[first].states and \
+                self.entities[first].kind != "periodic"
+            known = first if by_first else known  # "Tickets printed are queued, ...": the tickets named before
             said = singular(m.group(1).split()[-1].lower())
-            if known and said != known.split("_")[-1] and (steps or ends):
+            if known and not by_first and said != known.split("_")[-1] and (steps or ends):
                 known = None  # "infusions are started, ..., then completed" beside "infusion pumps": the events
             cands = [c for c in index(self.catalog, "entities").lexical(m.group(1)) if c.score >= 0.8]
             same = next((n for n, e in self.entities.items() if cands and e.catalog_id == cands[0].id), None)
@@ -251,6 +273,9 @@ class _Reader:
             head = singular(m.group(1).split()[-1].lower())
             if not f.states or head in TIME_WORDS or head in ("it", "they", "this", "that", "there"):
                 continue
+            if head in ("status", "state", "mode", "stage", "condition", "phase", "reading", "value", "sample",
+                        "measurement"):
+                continue  # "Status: in service, ...", "Readings are in range or high": the entity's states
             attr = best_match(self.catalog, "attributes", m.group(1), self.semantic)
             values = [v.strip() for v in split_items(re.sub(r"^\s*(?:is|are|can be|may be|either)\s+(?:either\s+)?", "",
                                                               f.state_words, flags=re.I))]
@@ -279,6 +304,8 @@ class _Reader:
             states = next((f.states for f in own if f.states), [])
             ends = [x for i, x in enumerate(states) if state_role(x, True, self.catalog, i)[0] in TERMINAL_ROLES]
             per_day = f"count {name}" in self.evidence and "a day" in self.evidence[f"count {name}"]
+            if e.kind == "static" and not cadence and len(states) >= 2 and ends:
+                e.kind = "lifecycle"  # "tickets are queued, printing, printed or failed": they happen, they end
             if e.kind == "periodic" and not cadence and states and (EVENT_WORDS.search(" ".join(f.text for f in own))
                                                                     or ends or per_day):
                 e.kind, e.event_driven = "lifecycle", True
@@ -315,7 +342,23 @@ class _Reader:
                 if head not in self.entities and not any(a.name == snake(head) for a in e.attributes):
                     self.add_attribute(e, head, f"across {n} {head}s", n_values=n)
 
+    def then_steps(self) -> None:
+        """"... approved or rejected; approved claims are then paid": paid follows approved and ends it."""
+        for m in re.finditer(r"\b([a-z]+)\s+((?:[a-z]+\s+)?[a-z]+s)\s+(?:are|get|gets|is)\s+then\s+([a-z]+)\b", self.text,
+                             re.I):
+            owner = self.head_owner(m.group(2))
+            e = self.entities.get(owner) if owner else None
+            first, then = snake(m.group(1)), snake(m.group(3))
+            if e is None or e.kind != "lifecycle" or first not in e.states or then in e.states:
+                continue
+            e.states.insert(e.states.index(first) + 1, then)
+            e.terminal = [then if x == first else x for x in e.terminal] if first in e.terminal else [*e.terminal, then]
+            e.continues.append(first)
+            self.evidence[f"states {e.name}"] = self.evidence.get(f"states {e.name}", "") + f"; '{m.group(0)}'"
+
     def place_item(self, e: EntityDraft, verb: str, it) -> None:
+        if not set(re.findall(r"[a-z]+", it.words.lower())) - _GLUE:
+            return  # "over a" left from "every 15 minutes over a 12 day voyage": no name at all
         if any(re.search(rf"\b(?:{pattern})", it.words, re.I) for pattern, _kind in _INCIDENT_WORDS):
             return  # "with an outage on a few sites": an incident wish, read by find_incidents
         ents = index(self.catalog, "entities").lexical(it.words)
@@ -333,7 +376,7 @@ class _Reader:
             m = None  # "wingbeat harmonics" is not voltage harmonics: a partial match needs most of the words
         if verb == "loose" and other:
             return  # "Bedside monitors in a 24-bed ICU": the entity itself
-        quantity = re.match(r"(?:number|count|amount|total|quantity) of\b", it.words, re.I)
+        quantity = re.match(r"(?:number|count|amount|total|quantity) of\b|total\s+[a-z]+s$", it.words, re.I)
         if verb == "quantity":  # "flue gas temperature" in a terse list: a measurement, known or not
             verb = "report"
         if verb == "loose":  # a bare chunk of terse text: only a clear measurement or attribute counts
@@ -346,7 +389,8 @@ class _Reader:
                 return
         elif quantity and not it.values:
             pass
-        elif verb == "have" and not it.unit and not (m and m.score >= 1.0 and len(tokens(it.words)) >= 2):
+        elif verb == "have" and not it.unit and not (m and m.score >= 1.0 and (len(tokens(it.words)) >= 2 or (
+                e.kind == "lifecycle" and self.catalog.measurement(m.id).event_level))):  # "each order has a tip"
             self.add_attribute(e, it.words, it.raw, values=it.values or [], match=a)  # "runs on a node"
             return
         elif it.values or (a and (m is None or a.score > m.score) and not it.unit) or \
@@ -369,7 +413,7 @@ class _Reader:
                     f"{', '.join([arch.id, *arch.companions])})"
             return
         e.measurements.append(MeasurementDraft(name=name, words=it.words, unit=it.unit, level=it.level, low=it.low,
-                                               high=it.high, catalog_id=m.id if m else None,
+                                               high=it.high, whole=it.whole, catalog_id=m.id if m else None,
                                                score=m.score if m else None))
         if m:
             self.evidence[f"measurement {e.name}.{name}"] = f"'{it.raw}' → catalog '{m.id}' ({m.how}, score {m.score:.2f})"
@@ -417,6 +461,10 @@ class _Reader:
 
     def add_attribute(self, e: EntityDraft, words: str, raw: str, values: list[str] | None = None,
                       n_values: int | None = None, match=None) -> None:
+        periodic = [x for x in self.entities.values() if x.kind == "periodic"]
+        if e.kind == "lifecycle" and len(periodic) == 1 and re.search(r"\b(?:locat|site|placement|install|mount)", words, re.I) \
+                and not re.search(rf"\b{re.escape(e.words or e.name)}", raw, re.I):
+            e = periodic[0]  # "Location type: branch, mall or ..." beside ATMs and withdrawals: where the ATM stands
         match = match or best_match(self.catalog, "attributes", words, self.semantic)
         ent_field = self.catalog.entity(e.catalog_id).field if e.catalog_id else None
         if match and ent_field and self.catalog.attribute(match.id).field not in ("general", ent_field):
@@ -444,6 +492,13 @@ class _Reader:
                     self.entities[p.id] = EntityDraft(name=p.id, plural=plural(p.id), kind="static", catalog_id=p.id,
                                                       score=1.0, words=p.name)
                     self.evidence[f"entity {p.id}"] = f"'{p.name}' named in the text → catalog parent of {e.name}"
+        place = re.search(r"\b(?:at|in|from|across)\s+(?:(?:the|our|its|their|\d+|several|many|all|multiple)\s+)?"
+                          r"(?:[a-z-]+\s+)?(" + PLACE_PLURALS + r")\b", self.text, re.I)
+        if place and lifecycles and not any(x.kind == "static" for x in self.entities.values()):
+            name = singular(place.group(1).lower()).replace("centre", "center")  # "at airport branches"
+            if name not in self.entities and not self.head_owner(place.group(1)):
+                self.entities[name] = EntityDraft(name=name, plural=plural(name), kind="static", words=place.group(1))
+                self.evidence[f"entity {name}"] = f"'{place.group(0)}': the places the {lifecycles[0].plural} happen at"
         for e in lifecycles:
             arch = self.catalog.entity(e.catalog_id) if e.catalog_id else None
             known = {p.entity for p in arch.parents} if arch else set()
@@ -465,6 +520,17 @@ class _Reader:
                 if first is not None:
                     first.parents.append(other.name)
 
+    def one_per_place(self) -> None:
+        """"A ward with 20 beds. Each bedside monitor sends ...": one reporter per counted place."""
+        places = [x for x in self.entities.values() if x.kind == "static" and x.count]
+        for e in self.entities.values():
+            head = (e.words or e.name).split("/")[0].split()[-1:] or [e.name]
+            if e.kind != "periodic" or e.count or len(places) != 1 or not re.search(
+                    rf"\b(?:each|every)\s+(?:[\w-]+\s+)?{re.escape(singular(head[0].lower()))}\b", self.text, re.I):
+                continue
+            e.count = places[0].count
+            self.evidence[f"count {e.name}"] = f"one per {places[0].name.replace('_', ' ')} ({places[0].count})"
+
     def scan_measurements(self) -> None:
         """Catalog measurements named outside a list ("alarms when SpO2 drops") join the entity."""
         idx = index(self.catalog, "measurements")
@@ -479,7 +545,7 @@ class _Reader:
                 if pos in seen_pos:
                     continue
                 seen_pos.add(pos)
-                best = best_match(self.catalog, "measurements", words, None, self.prefer(e))
+                best = self.match_measurement(e, words, None)  # the entity's own archetype for shared words
                 if best is None:
                     continue
                 id_ = best.id  # of the entries sharing the words, the one that fits the entity best
@@ -522,11 +588,14 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     r.settle_kinds()
     r.read_lists()
     r.scan_measurements()
+    r.then_steps()
     if any(e.kind == "lifecycle" or e.measurements for e in r.entities.values()):
         for e in r.entities.values():  # "a chain of 12 hotels" beside reservations: a parent, not a reporter
             if e.kind == "periodic" and not (e.measurements or e.states or e.cadence):
                 e.kind = "static"
     r.link_parents()
+    r.one_per_place()
+
     def weight(e: EntityDraft) -> tuple[bool, int, int, bool]:
         facts = len(e.measurements) + len(e.states) + len(e.attributes)
         return facts > 0, {"periodic": 2, "lifecycle": 1}.get(e.kind, 0), facts, e.catalog_id is not None
