@@ -19,8 +19,7 @@ _SUITES: dict = {}
 
 
 def families_of(pack: str) -> tuple[str, ...]:
-    """ecommerce is an event log without measurements: shapes and detection need a measured series."""
-    return FAMILIES[2:] if pack == "ecommerce" else FAMILIES
+    return FAMILIES
 
 
 def suite_of(bundle):
@@ -52,6 +51,8 @@ def test_every_pack_gives_six_questions_of_each_new_family(pack, pack_suites):
             assert r["evidence"] and r["precise_question"]
         if r["family"] == "shape":
             assert r["answer"] and r["template"].startswith("shape_") and "Which" in r["question"]
+            if pack == "ecommerce":  # an event log: shapes of hourly event counts per page, referrer, ...
+                assert r["params"]["params"]["series"] == "hourly_count"
 
 
 def test_oracle_is_perfect_and_naive_falls_for_false_premises(pack_suites, tmp_path):

@@ -8,7 +8,9 @@ readings have no threshold and flag nothing.
 - ``detect_entities``: the sorted entities with more than ``min_count`` flagged readings in the window;
 - ``detect_count``: the number of flagged readings in the window (graded within the stated tolerance).
 
-The naive reading pools every entity's reference readings into one threshold.
+The naive reading pools every entity's reference readings into one threshold. Event logs
+(``series: hourly_count``) flag hours instead: a group's (``by``) row count in an hour of the window
+above its percentile of the reference day's hourly counts (shapes' ``hourly_counts``).
 """
 
 from __future__ import annotations
@@ -27,8 +29,29 @@ def nearest_rank(x: np.ndarray, pct: float) -> float:
     return float(s[max(0, math.ceil(len(s) * (pct / 100)) - 1)])  # DuckDB's quantile_disc index
 
 
+def _hourly_flags(frames: Frames, q: QuerySpec, pooled: bool) -> pd.DataFrame:
+    """Event logs: the window's hours per group (``e``) flagged where the group's row count is above
+    its threshold over the reference period's hourly counts."""
+    from tools.queries.reference.shapes import hourly_counts
+
+    ref = hourly_counts(frames, q.model_copy(update={"window": Window.model_validate(q.p("ref"))}))
+    tgt = hourly_counts(frames, q)
+    if pooled:
+        allv = np.concatenate(list(ref.values())) if ref else np.array([])
+        thr = {e: nearest_rank(allv, q.p("pct")) if allv.size else math.inf for e in tgt}
+    else:
+        thr = {e: nearest_rank(x, q.p("pct")) for e, x in ref.items()}
+    es, fl = [], []
+    for e, x in tgt.items():
+        es += [e] * len(x)
+        fl += list(x > thr.get(e, math.inf))
+    return pd.DataFrame({"e": es, "flag": np.asarray(fl, dtype=bool)})
+
+
 def _flags(frames: Frames, q: QuerySpec, pooled: bool = False) -> pd.DataFrame:
     """The window's rows (entity ``e``, value ``x``) with ``flag`` set where above the threshold."""
+    if q.p("series") == "hourly_count":
+        return _hourly_flags(frames, q, pooled)
     key = q.p("key")
     df = entity_rows(frames, q)
     df = df.loc[df[key].notna(), [q.entity, q.time, key]]

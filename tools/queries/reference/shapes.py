@@ -1,7 +1,8 @@
 """pandas/numpy reference of the shape templates: which entities show a shape in ``params.key``.
 
 Each entity's series is its rows in the window with a non-null ``key``, in time order (position
-0..n-1; missing readings are skipped, not interpolated). Medians are the lower median (the value at
+0..n-1; missing readings are skipped, not interpolated). Event logs use ``series: hourly_count``:
+per value of ``by`` (e.g. a referrer), its number of rows in each UTC hour of the window. Medians are the lower median (the value at
 sorted position ``(n - 1) // 2``), so both executors compute the same numbers exactly.
 
 - ``shape_spike``: a run of at most ``width`` consecutive readings above ``median + mult × MAD``
@@ -17,13 +18,34 @@ sorted position ``(n - 1) // 2``), so both executors compute the same numbers ex
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from tools.queries.reference.frames import Frames, selected_rows
 from tools.queries.spec import QuerySpec
 
 
+def hourly_counts(frames: Frames, q: QuerySpec) -> dict[str, np.ndarray]:
+    """Event logs (``params.series == "hourly_count"``): per value of ``params.by`` (the groups with a
+    row in the window), its rows in each hour of the window (hour k: ``[start + k h, start + (k+1) h)``),
+    hours without rows counted 0."""
+    df = selected_rows(frames, q, events=False)
+    by = q.p("by")
+    df = df.loc[df[by].notna(), [by, q.time]]
+    start = pd.Timestamp(q.window.start)
+    n = int((pd.Timestamp(q.window.end) - start) // pd.Timedelta(hours=1))
+    k = ((df[q.time] - start) // pd.Timedelta(hours=1)).to_numpy(dtype=np.int64)
+    out: dict[str, np.ndarray] = {}
+    for e, kk in zip(df[by].astype(str).to_numpy(), k, strict=True):
+        if kk < n:
+            out.setdefault(e, np.zeros(n))[kk] += 1
+    return dict(sorted(out.items()))
+
+
 def series(frames: Frames, q: QuerySpec) -> dict[str, np.ndarray]:
-    """Each entity's values in time order (window, entity filter, non-null key)."""
+    """Each entity's values in time order (window, entity filter, non-null key); hourly counts per
+    group for event logs."""
+    if q.p("series") == "hourly_count":
+        return hourly_counts(frames, q)
     df = selected_rows(frames, q, events=False)
     key = q.p("key")
     df = df.loc[df[key].notna(), [q.entity, key]]

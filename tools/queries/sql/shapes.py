@@ -5,7 +5,7 @@ window functions: ``row_number`` positions, ``lag`` differences, islands of flag
 from __future__ import annotations
 
 from tools.queries.spec import QuerySpec
-from tools.queries.sql.common import ident, lit, where_clause
+from tools.queries.sql.common import ident, lit, ts, where_clause
 
 
 def _num(v, what: str) -> str:
@@ -23,6 +23,17 @@ def _int(v, what: str) -> int:
 
 def _ordered(q: QuerySpec) -> str:
     """``base`` (entity e, value x) and ``o`` (with position i per entity)."""
+    if q.p("series") == "hourly_count":
+        by, tm, w = ident(q.p("by")), ident(q.time), where_clause(q, events=False)
+        n = int((q.window.end_dt - q.window.start_dt).total_seconds() // 3600)
+        hour = f"date_diff('second', {ts(q.window.start)}, {tm}) // 3600"
+        return (f"hours AS (SELECT unnest(range({n})) AS t), "
+                f"cnt AS (SELECT CAST({by} AS VARCHAR) AS e, {hour} AS t, count(*) AS x "
+                f"FROM {ident(q.table)} WHERE {w} AND {by} IS NOT NULL GROUP BY 1, 2), "
+                f"grp AS (SELECT DISTINCT e FROM cnt WHERE t < {n}), "
+                f"base AS (SELECT g.e, h.t, CAST(coalesce(c.x, 0) AS DOUBLE) AS x FROM grp g CROSS JOIN hours h "
+                f"LEFT JOIN cnt c ON c.e = g.e AND c.t = h.t), "
+                f"o AS (SELECT e, t, x, row_number() OVER (PARTITION BY e ORDER BY t) AS i FROM base)")
     key = ident(q.p("key"))
     return (f"base AS (SELECT CAST({ident(q.entity)} AS VARCHAR) AS e, {ident(q.time)} AS t, CAST({key} AS DOUBLE) "
             f"AS x FROM {ident(q.table)} WHERE {where_clause(q, events=False)} AND {key} IS NOT NULL), "
