@@ -90,6 +90,11 @@ def print_result(state: dict[str, Any]) -> None:
              f"{variants} paraphrases (qa.jsonl); decisions in report.md")
     for item in state.get("not_understood", []):
         print_error(item, prefix="warning: not understood: ")
+    if qa.is_file():
+        from graph.console import err
+
+        err.print(f"next: read {bundle / 'report.md'}, then try an agent: chronoeval eval {bundle} --agent naive "
+                  f"-o runs/naive (README.md, 'Ten minutes with the demo')", highlight=False, soft_wrap=True)
 
 
 @app.command()
