@@ -30,6 +30,8 @@ def measurement_order(ms: list[Measurement]) -> list[Measurement]:
     while pending:
         for m in pending:
             deps = formula_names(m.formula) & names if m.formula else set()
+            if m.correlated is not None:
+                deps |= {m.correlated.with_} & names
             if deps <= {d.name for d in done}:
                 done.append(m)
                 pending.remove(m)
@@ -144,14 +146,28 @@ def _raw(m: Measurement, r: _Rows, env: dict, states: list[str], rng: np.random.
             z *= sigma
             if noise_scale is not None:
                 z *= noise_scale
-            value = level + z
+            value = level + _linked(m, z, r)
         case ArNoise() as ar:
-            value = level + _ar_noise(ar, r.unit, noise_scale, rng)
+            value = level + _linked(m, _ar_noise(ar, r.unit, noise_scale, rng), r)
         case _:
             value = level
     if m.spikes is not None:  # drawn only when asked: specs without spikes keep their bytes
         value = _spiked(m.spikes, value, r.unit, rng)
     return value
+
+
+def _linked(m: Measurement, noise: np.ndarray, r: _Rows) -> np.ndarray:
+    """Keep this block's noise for measurements correlated with ``m``; mix in the partner's noise when ``m``
+    is correlated (no draws: specs without ``correlated`` keep their bytes)."""
+    if m.correlated is not None and ("noise", m.correlated.with_) in r.cache:
+        other = r.cache[("noise", m.correlated.with_)]
+        so, sn = float(np.std(other)), float(np.std(noise))
+        rho = m.correlated.rho
+        if so > 0:
+            noise = rho * other * (sn / so) + np.sqrt(1 - rho * rho) * noise
+    if m.name in r.cache.get("linked", ()):  # kept only when another measurement asks for it
+        r.cache[("noise", m.name)] = noise
+    return noise
 
 
 def _spiked(sp: Spikes, value: np.ndarray, unit: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -232,7 +248,8 @@ def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator, 
     used = set().union(*(formula_names(m.formula) for m in e.measurements if m.formula))
     env: dict[str, np.ndarray] = {k: c.values.astype(float)[entity] for k, c in pop.attrs.items()
                                   if k in used and not c.is_label}
-    caches = [{} for _ in range(max(variants.size, 1))]
+    linked = {m.correlated.with_ for m in e.measurements if m.correlated is not None}
+    caches = [{"linked": linked} if linked else {} for _ in range(max(variants.size, 1))]
     out: dict[str, tuple[np.ndarray, bool]] = {}
     for m in measurement_order(e.measurements):
         value = np.empty(t.shape)

@@ -13,6 +13,7 @@ import pandas as pd
 
 from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
+from tools.infer.fit_noise import link_noise
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.formulas import as_formula, find_sums
 from tools.infer.naming import entity_name, group_id_formats, rename_entities
@@ -169,6 +170,7 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
             if mf.offset:
                 attrs.append(mf.offset)
         measurements = _sums(p, sf, measurements, attrs, tf)
+        measurements = link_noise(measurements, tf.measurements, tf.notes, p.name)
         if not periodic:
             arrival = _arrival(t, p.entity_codes, start)
     count = max(p.series or p.entities, 1)

@@ -218,7 +218,7 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
 
 
 def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, relations: list | None) -> list[FidelityRow]:
-    from tools.infer.fidelity_shape import group_rows, length_rows, measurement_rows
+    from tools.infer.fidelity_shape import correlation_rows, group_rows, length_rows, measurement_rows
     from tools.infer.questions import question_rows
 
     rows: list[FidelityRow] = []
@@ -285,7 +285,7 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
             rows += group_rows(p, f, g, okeys, gkeys, cols, list(dict.fromkeys(group_by[p.name] + labels)))
             state_col[p.name] = cols[0]
         if p.emission:
-            rows += measurement_rows(p, f, g, okeys, gkeys)
+            rows += measurement_rows(p, f, g, okeys, gkeys) + correlation_rows(p, f, g, okeys, gkeys)
             if p.emission == "on_transition" or e.arrival is not None:
                 rows += length_rows(p, f, g, okeys, gkeys)
     rows += question_rows(profiles, gen, group_by, state_col)

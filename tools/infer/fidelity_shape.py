@@ -20,6 +20,8 @@ GROUP_L1 = 0.05      # per-group transition rows: visit-weighted L1 distance
 DWELL_REL = 0.15     # per-group mean dwell per state within 15%
 LENGTH_KS = 0.10     # rows per entity and entity duration (sessions): KS
 MIN_RUNS = 30
+CORR_MIN = 0.3       # pairs of measurements whose correlation is compared
+CORR_ABS = 0.10
 
 
 def _order(frame: pd.DataFrame, keys: list[str], time: str) -> tuple[pd.DataFrame, np.ndarray]:
@@ -97,6 +99,31 @@ def measurement_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[s
             out.append(FidelityRow(p.name, c.name, "sd of entity means (|log ratio|)",
                                    abs(float(np.log(max(sb, 1e-12) / sa))), round(float(floor), 3),
                                    f"{sa:.4g} vs {sb:.4g} over {n} entities"))
+    return out
+
+
+def correlation_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[str], gkeys: list[str]) -> list[FidelityRow]:
+    """Correlation of each pair of measurements (each entity's mean removed, rows where both are set) where
+    the sample or the regenerated data shows one (|r| >= 0.3): within 0.1."""
+    time = p.table.time.column
+    names = [c.name for c in p.columns.values() if c.role == "measurement" and c.name in g.columns]
+    if len(names) < 2:
+        return []
+    mats = []
+    for frame, keys in ((f, okeys), (g, gkeys)):
+        fo, e = ordered(frame, keys, time)
+        x = fo[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        x = x - pd.DataFrame(x).groupby(e).transform("mean").to_numpy()
+        x = x[np.isfinite(x).all(axis=1)]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mats.append(np.nan_to_num(np.corrcoef(x, rowvar=False)) if len(x) > 2 else np.zeros((len(names),) * 2))
+    out = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            a, b = float(mats[0][i, j]), float(mats[1][i, j])
+            if max(abs(a), abs(b)) >= CORR_MIN:
+                out.append(FidelityRow(p.name, f"{names[i]}~{names[j]}", "correlation (abs. diff)", abs(b - a), CORR_ABS,
+                                       f"{a:.3f} vs {b:.3f}"))
     return out
 
 

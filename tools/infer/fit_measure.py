@@ -44,6 +44,7 @@ class MeasurementFit:
     measurement: Measurement
     offset: Attribute | None
     note: str
+    noise_resid: np.ndarray | None = None  # per input row (NaN where not fitted): for correlated noise
 
 
 def _unit(name: str) -> str | None:
@@ -188,7 +189,8 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         scale = ns[state]
     live = scale > 0.05
     r_n, t_n, s_n = resid[live] / scale[live], t[live], series[live]
-    nf = fit_noise(r_n, s_n, periodic, poisson, _without_common(r_n, t_n, s_n) if periodic else None)
+    within = _without_common(r_n, t_n, s_n) if periodic else None
+    nf = fit_noise(r_n, s_n, periodic, poisson, within)
     noise = nf.noise
     floor, cap = caps(v)
     lo = floor if floor is not None else 0.0 if v.min() >= 0 else None
@@ -217,7 +219,9 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
             parts.append(f"level by {a.attribute}: " + ", ".join(f"{k} {v:+.3g}" for k, v in a.values.items()))
     if offset:
         parts.append(f"entity spread sd {between_sd:.3g}")
-    return MeasurementFit(m, offset, "; ".join(parts))
+    full = np.full(ok.size, np.nan)
+    full[np.flatnonzero(ok)[live]] = r_n if within is None else within  # a shared daily shape is no link
+    return MeasurementFit(m, offset, "; ".join(parts), full)
 
 
 def _group_effect(ent_mean: pd.Series, groups: dict[str, np.ndarray]) -> tuple[str, dict[str, float]] | None:

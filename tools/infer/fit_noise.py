@@ -13,7 +13,7 @@ import numpy as np
 from scipy.stats import norm
 
 from tools.infer.fit_dist import _sig
-from tools.spec.measurement import ArNoise, IidNoise, NoNoise, PoissonNoise, Spikes
+from tools.spec.measurement import ArNoise, IidNoise, NoiseLink, NoNoise, PoissonNoise, Spikes
 
 AR_SERIES = 8
 AR_ROWS = 2000
@@ -25,6 +25,7 @@ SPIKE_EXCESS = 10.0        # ... and at least 10x the Gaussian share
 CAP_SHARE = 0.002          # a point mass this large at the max (min) is a cap (floor)
 MIN_EPISODES = 5           # sustained excursions seen before they are modelled as episodes
 ISOLATED_MIN = 0.6         # share of far rows with no far neighbour before they are spikes
+LINK_MIN = 0.3             # |correlation| of two measurements' noise before it is modelled
 PHI_MIN = 0.05             # |lag-1 coefficient| below this is white noise
 
 
@@ -214,3 +215,27 @@ def caps(v: np.ndarray) -> tuple[float | None, float | None]:
     floor = lo if at_lo >= CAP_SHARE and at_lo > 3 * counts[:5].max() / v.size else None
     cap = hi if at_hi >= CAP_SHARE and at_hi > 3 * counts[-5:].max() / v.size else None
     return floor, cap
+
+
+def link_noise(measurements: list, fits: dict, notes: list[str], table: str) -> list:
+    """Correlated measurements: each measurement's noise is linked to the earlier one whose residual noise
+    it correlates with most, when |rho| >= LINK_MIN on the rows both have (CPU and latency moving
+    together); one link per measurement, never to or from a formula or Poisson counts."""
+    out = list(measurements)
+    usable = [j for j, m in enumerate(out) if not m.formula and m.noise.kind in ("iid", "ar")
+              and fits.get(m.name) is not None and fits[m.name].noise_resid is not None]
+    for jj, j in enumerate(usable):
+        best, rho = None, 0.0
+        y = fits[out[j].name].noise_resid
+        for i in usable[:jj]:
+            x = fits[out[i].name].noise_resid
+            both = np.isfinite(x) & np.isfinite(y)
+            if both.sum() < 30 or np.std(x[both]) == 0 or np.std(y[both]) == 0:
+                continue
+            r = float(np.corrcoef(x[both], y[both])[0, 1])
+            if abs(r) > abs(rho):
+                best, rho = out[i].name, r
+        if best is not None and abs(rho) >= LINK_MIN:
+            out[j] = out[j].model_copy(update={"correlated": NoiseLink(**{"with": best, "rho": round(rho, 3)})})
+            notes.append(f"{table}.{out[j].name}: noise correlated with {best} (rho {rho:.2f} on the residuals)")
+    return out

@@ -62,6 +62,14 @@ class Spikes(SpecModel):
     length: float = Field(default=1.0, ge=1.0, le=100_000)
 
 
+class NoiseLink(SpecModel):
+    """Noise correlated with another measurement's: ``rho * (its noise, rescaled to this noise's sd) +
+    sqrt(1 - rho^2) * this measurement's own noise`` (CPU and latency moving together)."""
+
+    with_: str = Field(alias="with")
+    rho: float = Field(gt=-1, lt=1)
+
+
 Noise = Annotated[NoNoise | IidNoise | ArNoise | PoissonNoise, Field(discriminator="kind")]
 
 
@@ -128,6 +136,7 @@ class Measurement(SpecModel):
     seasonality: list[Seasonality] = []
     noise: Noise = Field(default_factory=lambda: NoNoise(kind="none"))
     spikes: Spikes | None = None
+    correlated: NoiseLink | None = None
     states: dict[str, StateEffect] = {}
     attribute_effects: list[AttributeEffect] = []
     formula: str | None = None
@@ -162,5 +171,5 @@ class MeasurementPatch(SpecModel):
 
 __all__ = [
     "ArNoise", "AttributeEffect", "Duration", "IidNoise", "Measurement", "MeasurementPatch", "NoNoise",
-    "Noise", "Plausible", "PoissonNoise", "PositiveDuration", "Seasonality", "Spikes", "StateEffect",
+    "Noise", "Plausible", "NoiseLink", "PoissonNoise", "PositiveDuration", "Seasonality", "Spikes", "StateEffect",
 ]

@@ -155,6 +155,13 @@ def _measurement_problems(p: str, e: EntityType, numeric: set[str], attrs: set[s
                 out.append((f"{mp}.formula", f"unknown name(s) {', '.join(sorted(unknown))}; a formula may use "
                                              "other measurements of this entity and its numeric attributes"))
             deps[m.name] = used & set(names)
+        if m.correlated is not None:
+            other = next((x for x in e.measurements if x.name == m.correlated.with_), None)
+            if other is None or other is m or other.formula or m.formula:
+                out.append((f"{mp}.correlated.with", f"'{m.correlated.with_}' must be another measurement of "
+                                                     f"'{e.name}' with noise (not a formula)"))
+            else:
+                deps.setdefault(m.name, set()).add(other.name)
     if _has_cycle(deps):
         out.append((f"{p}.measurements", "formulas depend on each other in a cycle; break the loop"))
     if e.measurements and e.emission is None:

@@ -2,7 +2,8 @@
 (critical lasts 2x and 3.5x longer for two device types), AR(2) noise with upward spikes, a humidity cap
 at 100 and per-type id prefixes is inferred; the per-type dwell ratios (within 15%), the AR coefficients
 (within 0.1), the spike rate and tail share (within 30%), the cap, the id formats and the entity name come
-back, and the extended fidelity report (tails, lag-1, per-group rows and dwell, questions) passes."""
+back, a measurement correlated with another (rho 0.6) is linked again, and the extended fidelity report
+(tails, lag-1, per-group rows and dwell, correlations, questions) passes."""
 
 from __future__ import annotations
 
@@ -62,6 +63,11 @@ FLEET = textwrap.dedent("""
             base: 92
             noise: {kind: iid, sigma: 4}
             bounds: [0, 100]
+            decimals: 1
+          - name: current_ma
+            base: 300
+            noise: {kind: iid, sigma: 10}
+            correlated: {with: humidity, rho: 0.6}
             decimals: 1
 """)
 KNOWN_CRITICAL = {"temp": 20.0, "hum": 40.0, "pres": 70.0}  # minutes
@@ -143,7 +149,8 @@ def test_extended_fidelity_report_passes(fleet):
     result, report, _ = fleet
     metrics = {r.metric for r in result.fidelity}
     assert {"tail share beyond 4 sigma (rel.)", "lag-1 autocorrelation (abs. diff)", "group transition L1",
-            "group mean dwell (rel.)", "question (rel. diff)", "sd of entity means (|log ratio|)"} <= metrics
+            "group mean dwell (rel.)", "question (rel. diff)", "sd of entity means (|log ratio|)",
+            "correlation (abs. diff)"} <= metrics
     questions = [r for r in result.fidelity if r.metric.startswith("question")]
     assert any("by device_type" in r.column for r in questions) and len(questions) >= 4
     bad = [(r.column, r.metric, round(r.value, 3), r.threshold) for r in result.fidelity if not r.ok]
@@ -178,3 +185,14 @@ def test_shared_ids_and_listed_pairs_are_generated_as_given():
     assert pairs == {("RTR_001", "eth0"), ("RTR_001", "eth1"), ("RTR_002", "eth0")}
     with pytest.raises(ValueError, match="formats_by"):
         parse_spec_text(FLEET.replace("formats_by: device_type", "formats_by: colour"))
+
+
+def test_correlated_measurements_are_linked(fleet):
+    result, _, frame = fleet
+    ms = {m.name: m for m in entity_for_table(result.spec, "device_readings").measurements}
+    link = ms["current_ma"].correlated
+    assert link is not None and link.with_ == "humidity" and link.rho == pytest.approx(0.6, abs=0.1)
+    regen = regenerate(result.spec, seed=13)["device_readings"]
+    r_sample = np.corrcoef(frame["humidity"], frame["current_ma"])[0, 1]
+    r_regen = np.corrcoef(regen["humidity"], regen["current_ma"])[0, 1]
+    assert r_regen == pytest.approx(r_sample, abs=0.1) and r_sample > 0.4
