@@ -95,13 +95,13 @@ def _candidates_for(name: str):
         from tools.queries.templates.common import base_spec
 
         for t in ctx.catalog.tables.values():
-            for w in ctx.pick(days(t), 2):
+            for w in ctx.pick(days(t), 2 if t.periodic else 3):
                 if t.periodic:
                     what = [({"key": k.name}, _series(ctx, t, k, w)) for k in ctx.pick(numeric_keys(t, 4), 2)]
                 else:  # event logs: rows per hour per value of a column on the rows
                     cols = [c.name for c in t.states] + [a.name for a in t.attrs if a.table is None]
                     what = [({"key": None, "series": "hourly_count", "by": c}, _hourly_series(ctx, t, c, w))
-                            for c in ctx.pick(cols, 2)]
+                            for c in ctx.pick(cols, 3)]
                 for base, series in what:
                     for params in _ladders(series, _cadence(t))[name]:
                         q = base_spec(name, t, window=w, params={**base, **params})
