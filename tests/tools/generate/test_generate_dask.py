@@ -99,3 +99,17 @@ def test_big_worlds_get_views_that_follow_the_bundle(client, tmp_path):
 
     assert len(read_frame(tmp_path / "moved" / "data" / "readings")) == n
 
+
+
+def test_cli_engine_flags_are_checked(tmp_path):
+    from typer.testing import CliRunner
+
+    from graph.cli import app
+
+    r = CliRunner().invoke(app, ["generate", "iot", "-o", str(tmp_path / "a"), "--engine", "spark"])
+    assert r.exit_code == 2 and "use local or dask" in r.output
+    r = CliRunner().invoke(app, ["generate", "iot", "-o", str(tmp_path / "b"), "--scheduler", "tcp://127.0.0.1:1"])
+    assert r.exit_code == 2 and "--scheduler needs --engine dask" in r.output
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    r = CliRunner().invoke(app, ["check", str(tmp_path / "c"), "--memory-limit", "lots"])
+    assert r.exit_code == 2 and "give a size such as 4GB" in r.output
