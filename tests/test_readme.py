@@ -84,9 +84,11 @@ def test_the_installed_entry_point_runs_by_its_path():
 
 @pytest.mark.slow
 def test_every_readme_command_runs_as_written(tmp_path, monkeypatch):
-    work = tmp_path / "work"
+    work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()
+    home.mkdir()
     monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(home))  # a fresh HOME (CHRONOEVAL_HOME is fresh per test: conftest)
     commands = [c for c in map(_command, _blocks(README.read_text())) if c is not None]
     assert len(commands) >= 20
     for argv, stdin in commands:
@@ -94,3 +96,4 @@ def test_every_readme_command_runs_as_written(tmp_path, monkeypatch):
         assert r.exit_code == 0, f"chronoeval {shlex.join(argv)} → exit {r.exit_code}\n{r.output[-3000:]}"
     assert (work / "runs" / "naive" / "report.html").is_file() and (work / "runs" / "compare.html").is_file()
     assert (work / "inferred.yaml").is_file() and (work / "out" / "iot-promptfoo").is_dir()
+    assert not [p for p in home.rglob("*") if p.is_file()]  # nothing written outside the home and outputs
