@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean postgres chromium
+.PHONY: install demo test lint bench clean postgres java chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,11 +27,15 @@ demo: $(STAMP)
 postgres:
 	@bash .ci/install_postgres.sh
 
+# the gold-SQL dialect tests run Spark SQL on a local PySpark session, which needs a Java runtime
+java:
+	@bash .ci/install_java.sh
+
 # the report tests render report.html in Debian's headless Chromium
 chromium:
 	@bash .ci/install_chromium.sh
 
-test: $(STAMP) postgres chromium
+test: $(STAMP) postgres java chromium
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 

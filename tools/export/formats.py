@@ -116,12 +116,16 @@ def export_openai_evals(records: list[dict], out: Path) -> list[Path]:
 
 
 def export_genie(records: list[dict], out: Path) -> list[Path]:
-    """A Genie-style benchmark CSV: question and the gold SQL that answers it."""
+    """A Genie-style benchmark CSV: question and the gold SQL that answers it, in Databricks' Spark SQL
+    (the record's ``gold_sql_dialects["spark"]``; transpiled here for suites made before that field)."""
+    from tools.queries.dialects import transpile
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["id", "question", "sql", "answer_text"])
     for r in records:
-        w.writerow([r["id"], r["question"], r["gold_sql"], r["answer_text"]])
+        sql = (r.get("gold_sql_dialects") or {}).get("spark") or transpile(r["gold_sql"], "spark")
+        w.writerow([r["id"], r["question"], sql, r["answer_text"]])
     (out / "genie_benchmark.csv").write_text(buf.getvalue())
     return [out / "genie_benchmark.csv"]
 

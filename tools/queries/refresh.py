@@ -76,9 +76,10 @@ def refresh_answers(bundle: Path | str, records: list[dict[str, Any]], seed: int
                 lost.append(r)
     finally:
         ctx.close()
-    fresh = {"answer", "answer_text", "tolerance", "naive_answer", "gold_sql"}
+    fresh = {"answer", "answer_text", "tolerance", "naive_answer", "gold_sql", "gold_sql_dialects"}
     variants = [r for r in records if r.get("variant_of") in same_ids] + [
-        {**r, **{k: updated[r["variant_of"]][k] for k in fresh}} for r in records if r.get("variant_of") in updated]
+        {**r, **{k: updated[r["variant_of"]][k] for k in fresh if k in updated[r["variant_of"]]}}
+        for r in records if r.get("variant_of") in updated]
     return unchanged + variants, list(updated.values()), lost
 
 

@@ -55,6 +55,8 @@ def quotas(ctx: SynthContext, n: int | None) -> dict[str, int]:
 
 def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     """The qa.jsonl record of a kept outcome (DESIGN contract)."""
+    from tools.queries.dialects import gold_sql_dialects
+
     t, c = o.template, o.candidate
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
                                      c.spec.entity_filter.table else [])})
@@ -65,7 +67,8 @@ def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
         "persona": None, "family": t.family, "template": t.name, "params": c.spec.to_json(),
         "answer": o.answer, "answer_type": t.type_of(c.spec),
         "answer_text": text,
-        "tolerance": o.tolerance, "gold_sql": o.gold_sql, "tables": tables,
+        "tolerance": o.tolerance, "gold_sql": o.gold_sql, "gold_sql_dialects": gold_sql_dialects(o.gold_sql),
+        "tables": tables,
         "incident_id": c.incident_id, "contrast": c.contrast, "naive_answer": o.naive,
         "difficulty": c.hints.get("difficulty", t.difficulty), **extra,
     }

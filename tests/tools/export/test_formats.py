@@ -68,7 +68,7 @@ def test_langsmith_opik_openai_genie_and_promptfoo_files(export_bundle_dir, expo
     assert oe["input"][-1] == {"role": "user", "content": r0["question"]} and oe["ideal"] == r0["answer_text"]
     with open(tmp_path / "genie_benchmark.csv", newline="") as f:
         genie = list(csv.DictReader(f))
-    assert len(genie) == len(export_records) and genie[0]["sql"] == r0["gold_sql"]
+    assert len(genie) == len(export_records) and genie[0]["sql"] == r0["gold_sql_dialects"]["spark"]  # Databricks
     tests = yaml.safe_load((tmp_path / "promptfoo_tests.yaml").read_text())
     assert tests[0]["vars"]["question"] == r0["question"] and tests[0]["assert"][0]["type"] == "python"
     sys.path.insert(0, str(tmp_path))
