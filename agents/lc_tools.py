@@ -88,12 +88,14 @@ def generate_checked_bundle(spec_yaml: str, out: str, seed: int | None = None) -
 
 
 @tool
-def synthesize_questions(out: str, n: int | None = None, seed: int = 0, prefer: list[str] | None = None) -> dict[str, Any]:
+def synthesize_questions(out: str, n: int | None = None, seed: int = 0, prefer: list[str] | None = None,
+                         families: list[str] | None = None) -> dict[str, Any]:
     """Synthesize the question suite of a bundle (qa.jsonl), taking templates named in ``prefer``
-    twice per round; returns {questions, by_family, shortfall, disagreements}."""
+    twice per round and adding the extra ``families`` (shape, detection, forecast, claim,
+    false_premise, unanswerable); returns {questions, by_family, shortfall, disagreements}."""
     from tools.queries.suite import build_suite
 
-    suite = build_suite(out, n=n, seed=seed, prefer=prefer)
+    suite = build_suite(out, n=n, seed=seed, prefer=prefer, families=families or ())
     fams: dict[str, int] = {}
     for r in suite.records:
         fams[r["family"]] = fams.get(r["family"], 0) + 1

@@ -18,7 +18,9 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
     prefer = list(used["templates"]) if used else []
     if ctx.model is not None:
         prefer = prefer + [t for t in _llm_focus(ctx.model, state, prefer) if t not in prefer]
-    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer})
+    extra = preferred_families(prefer)
+    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer,
+                                       "families": extra})
     fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
     why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
     log = [decision("query_synthesizer", "query_synthesizer", f"{res['questions']} questions ({fams})", why)]
@@ -37,6 +39,17 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
                             f"{res['disagreements']} candidate(s) dropped: executors disagreed", "listed in report.md"))
     stale = [s for s in state.get("stale", []) if s != "questions"]
     return {"questions": res["questions"], "paraphrased": False, "stale": stale, "decisions": log}
+
+
+def preferred_families(prefer: list[str]) -> list[str]:
+    """The extra families (shape, detection, claim, ...) of favoured templates: favouring a template
+    of a family the plan does not ask for adds that family (forecast excepted: it needs held-back
+    data, which only --holdout or the plan's mix asks for)."""
+    from tools.queries.registry import EXTRA_FAMILIES, load_templates
+
+    templates = load_templates()
+    fams = [templates[t].family for t in prefer if t in templates]
+    return [f for f in EXTRA_FAMILIES if f in fams and f != "forecast"]
 
 
 def failing_templates(memory) -> list[str]:

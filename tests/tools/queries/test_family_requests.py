@@ -70,3 +70,10 @@ def test_asking_for_forecasts_holds_the_last_day_back(pack_suites, tmp_path):
     suite = build_suite(d, n=3, families=["forecast"])
     assert read_holdout(d)["horizon"] == "1d"
     assert sum(r["family"] == "forecast" for r in suite.records) >= 6
+
+
+def test_favouring_a_template_of_an_extra_family_adds_the_family():
+    from agents.query_synthesizer import preferred_families
+
+    assert preferred_families(["shape_spike", "sequence_match", "claim_check", "forecast_mean"]) == ["shape", "claim"]
+    assert preferred_families(["sequence_match"]) == []
