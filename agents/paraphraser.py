@@ -18,7 +18,8 @@ from typing import Any
 from agents.judge import judge_paraphrase
 from agents.models import LLMUnavailable, model_id, offline_reason, structured_call, usage
 from prompts.paraphraser import PARAPHRASER, ParaphraseInput, ParaphraseOutput
-from tools.paraphrase import MIN_DISTANCE, Persona, paraphrase, token_edit_distance
+from tools.paraphrase import Persona, paraphrase, token_edit_distance
+from tools.paraphrase.engine import min_distance_for
 from tools.paraphrase.records import (
     ParaphraseReport,
     Rejected,
@@ -55,9 +56,10 @@ def _llm_variants(model: Any, rec: dict[str, Any], chosen: list[Persona], anchor
     for text, p in zip(out.variants, chosen, strict=False):
         text = " ".join(text.split())
         d = min([token_edit_distance(t, text) for t in kept + [rec["question"]]])
-        if d < MIN_DISTANCE:
+        least = min_distance_for(rec["question"])
+        if d < least:
             rep.rejected.append(Rejected(rec["id"], p.name, text, f"too close to the canonical question or another "
-                                                                  f"variant (distance {d:.2f} < {MIN_DISTANCE})"))
+                                                                  f"variant (distance {d:.2f} < {least})"))
             continue
         verdict = judge_paraphrase(rec["question"], text, query_spec=rec["params"], gold_sql=rec.get("gold_sql", ""),
                                    model=model, synonyms=synonyms, notes=notes)

@@ -134,6 +134,11 @@ def eval_(
     max_reply: Annotated[int, typer.Option("--max-reply", min=1, help="Largest answer in bytes; a larger one is a "
                                            "runtime error.")] = 1_000_000,
     force: Annotated[bool, typer.Option("--force", help="Discard an existing run in -o and start over.")] = False,
+    context: Annotated[list[str] | None, typer.Option("--context", help="What the agent reads with each question: "
+                                                      "none | preamble (the suite's conventions, suite.json) | "
+                                                      "evidence (the question's definitions) | both (default). "
+                                                      "Repeat to run several modes; the report compares "
+                                                      "them.")] = None,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Record the templates the agent mostly "
                                          "failed as experience notes (the next build favours them).")] = True,
 ) -> None:
@@ -152,9 +157,17 @@ def eval_(
                                f"{did_you_mean(backend, ('duckdb', 'parquet', 'csv', 'postgres'))}".rstrip("; "))
         if backend == "postgres" and not dsn:
             raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
+        from tools.harness.prompting import check_modes
+        from tools.queries.conventions import read_preamble
+
+        try:
+            modes = check_modes(context)
+        except ValueError as exc:
+            raise HarnessError(str(exc)) from None
         env, env_names = _agent_env(agent_env)
         api_key = _agent_key(agent_key_env)
         records = _records(bundle)
+        preamble = read_preamble(bundle)
         with output_lock(output):
             verify_bundle(bundle)
             ctx_dsn = None
@@ -166,7 +179,7 @@ def eval_(
             builtins = {**reference_agents(records, bundle), "llm-sql": _llm_sql_factory()}
             judge = _judge()
             meta = {"agent": agent, "bundle": str(Path(bundle).resolve()), "backend": backend,
-                    "agent_env": env_names, "max_reply": max_reply}
+                    "agent_env": env_names, "max_reply": max_reply, "contexts": list(modes)}
             try:
                 with agent_session(bundle, agent, backend=backend, data_dir=data_dir, dsn=ctx_dsn,  # type: ignore[arg-type]
                                    timeout=timeout, model=model, api_key=api_key, env=env, max_reply=max_reply,
@@ -174,7 +187,7 @@ def eval_(
                     tick = progress.counter(f"asking {agent}")
                     res = run_suite(records, fn, context, output, trials=trials, concurrency=concurrency,
                                     timeout=timeout, self_timed=self_timed, judge=judge, meta=meta, force=force,
-                                    max_reply=max_reply, on_answer=tick)
+                                    max_reply=max_reply, on_answer=tick, contexts=modes, preamble=preamble)
             except KeyboardInterrupt:
                 from graph.console import print_error
 

@@ -11,6 +11,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agents.sql_agent import build_sql_agent
 from tools.harness import build_context, load_responses, run_suite, summarize
+from tools.harness.prompting import question_of
 
 
 class ScriptedSQLModel(BaseChatModel):
@@ -36,7 +37,7 @@ class ScriptedSQLModel(BaseChatModel):
                                                      "id": "c1"}])
         elif len(tool_results) == 1:
             assert tool_results[0].content.startswith("SQL error")
-            msg = AIMessage(content="", tool_calls=[{"name": "run_sql", "args": {"query": self.sql_for[question]},
+            msg = AIMessage(content="", tool_calls=[{"name": "run_sql", "args": {"query": self.sql_for[question_of(question)]},
                                                      "id": "c2"}])
         else:
             value = tool_results[-1].content.splitlines()[1]

@@ -17,7 +17,9 @@ def export_bundle(bundle: Path, out: Path, fmt: str, records: list[dict] | None 
     if fmt in SUITE_FORMATS:
         if records is None:
             raise ValueError("suite exports need the qa.jsonl records")
-        return SUITE_FORMATS[fmt](records, Path(out))
+        from tools.queries.conventions import read_preamble
+
+        return SUITE_FORMATS[fmt](records, Path(out), preamble=read_preamble(bundle))
     if fmt in ("csv", "parquet"):
         return write_tables(Path(bundle), Path(out), fmt)
     raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -20,7 +20,20 @@ def _meta(r: dict) -> dict:
             "answer_type": r["answer_type"], "answer_text": r["answer_text"], "tolerance": r["tolerance"],
             "naive_answer": r.get("naive_answer"), "persona": r.get("persona"), "variant_of": r.get("variant_of"),
             "incident_id": r.get("incident_id"), "contrast": r.get("contrast"), "difficulty": r.get("difficulty"),
-            "tables": r.get("tables"), "question": r["question"]}
+            "tables": r.get("tables"), "question": r["question"], "evidence": r.get("evidence", ""),
+            "precise_question": r.get("precise_question", "")}
+
+
+def _system(preamble: str) -> str:
+    """The system prompt with the suite's conventions (suite.json preamble) when there are any."""
+    return f"{SYSTEM_PROMPT}\n\n{preamble}" if preamble else SYSTEM_PROMPT
+
+
+def _user(r: dict) -> str:
+    """The user turn: the question's evidence (definitions of its terms), then the question."""
+    from tools.harness.prompting import asked_text
+
+    return asked_text(r, "evidence", "")
 
 
 def _jsonl(rows) -> str:
@@ -71,34 +84,39 @@ def get_assert(output, context):
 '''
 
 
-def export_inspect(records: list[dict], out: Path) -> list[Path]:
-    """dataset.jsonl (input/target/id/metadata) and chronoeval_task.py for ``inspect eval``."""
-    rows = [{"id": r["id"], "input": r["question"], "target": r["answer_text"], "metadata": _meta(r)} for r in records]
+def export_inspect(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
+    """dataset.jsonl (input: evidence + question; target/id/metadata) and chronoeval_task.py for
+    ``inspect eval``, whose system message carries the suite's preamble."""
+    rows = [{"id": r["id"], "input": _user(r), "target": r["answer_text"], "metadata": _meta(r)} for r in records]
     (out / "dataset.jsonl").write_text(_jsonl(rows))
-    (out / "chronoeval_task.py").write_text(INSPECT_TASK.format(system=SYSTEM_PROMPT))
+    (out / "chronoeval_task.py").write_text(INSPECT_TASK.format(system=_system(preamble)))
     return [out / "dataset.jsonl", out / "chronoeval_task.py"]
 
 
-def export_langsmith(records: list[dict], out: Path) -> list[Path]:
-    """LangSmith examples (inputs/outputs/metadata), one JSON object per line."""
-    rows = [{"inputs": {"question": r["question"]}, "outputs": {"answer": r["answer"], "answer_text": r["answer_text"]},
+def export_langsmith(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
+    """LangSmith examples (inputs: question, evidence, preamble; outputs; metadata), one per line."""
+    rows = [{"inputs": {"question": r["question"], "evidence": r.get("evidence", ""), "preamble": preamble}, "outputs": {"answer": r["answer"], "answer_text": r["answer_text"]},
              "metadata": _meta(r)} for r in records]
     (out / "langsmith_examples.jsonl").write_text(_jsonl(rows))
     return [out / "langsmith_examples.jsonl"]
 
 
-def export_opik(records: list[dict], out: Path) -> list[Path]:
-    """Opik dataset items (input/expected_output plus metadata), one per line."""
-    rows = [{"input": r["question"], "expected_output": r["answer_text"], "question_id": r["id"], "metadata": _meta(r)}
-            for r in records]
+def export_opik(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
+    """Opik dataset items (input: evidence + question; preamble; expected_output plus metadata)."""
+    rows = [{"input": _user(r), "preamble": preamble, "expected_output": r["answer_text"], "question_id": r["id"],
+             "metadata": _meta(r)} for r in records]
     (out / "opik_items.jsonl").write_text(_jsonl(rows))
     return [out / "opik_items.jsonl"]
 
 
-def export_promptfoo(records: list[dict], out: Path) -> list[Path]:
-    """promptfoo tests (vars.question, a python assertion using chronoeval's grader)."""
-    tests = [{"description": f"{r['id']} {r['template']}", "vars": {"question": r["question"],
-              "record": json.dumps(_meta(r))},
+def export_promptfoo(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
+    """promptfoo tests (vars: question, evidence, preamble and ``prompt`` = all three as an agent reads
+    them; a python assertion using chronoeval's grader)."""
+    from tools.harness.prompting import asked_text
+
+    tests = [{"description": f"{r['id']} {r['template']}", "vars": {
+              "question": r["question"], "evidence": r.get("evidence", ""), "preamble": preamble,
+              "prompt": asked_text(r, "both", preamble), "record": json.dumps(_meta(r))},
               "assert": [{"type": "python", "value": "file://chronoeval_assert.py"}],
               "metadata": {"family": r["family"], "template": r["template"], "expected": r["answer_text"]}}
              for r in records]
@@ -107,15 +125,15 @@ def export_promptfoo(records: list[dict], out: Path) -> list[Path]:
     return [out / "promptfoo_tests.yaml", out / "chronoeval_assert.py"]
 
 
-def export_openai_evals(records: list[dict], out: Path) -> list[Path]:
-    """OpenAI evals samples: chat ``input`` and the ``ideal`` answer."""
-    rows = [{"input": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": r["question"]}],
+def export_openai_evals(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
+    """OpenAI evals samples: chat ``input`` (system: the preamble; user: evidence + question), ``ideal``."""
+    rows = [{"input": [{"role": "system", "content": _system(preamble)}, {"role": "user", "content": _user(r)}],
              "ideal": r["answer_text"], "metadata": {"id": r["id"], "template": r["template"]}} for r in records]
     (out / "openai_evals.jsonl").write_text(_jsonl(rows))
     return [out / "openai_evals.jsonl"]
 
 
-def export_genie(records: list[dict], out: Path) -> list[Path]:
+def export_genie(records: list[dict], out: Path, preamble: str = "") -> list[Path]:
     """A Genie-style benchmark CSV: question and the gold SQL that answers it, in Databricks' Spark SQL
     (the record's ``gold_sql_dialects["spark"]``; transpiled here for suites made before that field)."""
     from tools.queries.dialects import transpile

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.harness.context import AgentContext, HarnessError
+from tools.harness.prompting import question_of
 from tools.sqlsafe import quote_literal
 
 
@@ -75,7 +76,7 @@ class OracleAgent:
     def __call__(self, question: str, context: AgentContext) -> str:
         from tools.queries.answers import canonical
 
-        r = self.by_question[question]
+        r = self.by_question[question_of(question)]
         row = self.db.cursor().execute(r["gold_sql"]).fetchone()
         return render_answer(canonical(None if row is None else row[0], r["answer_type"]), r["answer_type"])
 
@@ -91,7 +92,7 @@ class NaiveAgent:
         self.oracle = OracleAgent(records, bundle)
 
     def __call__(self, question: str, context: AgentContext) -> str:
-        r = self.by_question[question]
+        r = self.by_question[question_of(question)]
         if r.get("naive_answer") is not None:
             return render_answer(r["naive_answer"], r["answer_type"])
         if r["family"] == "incident":

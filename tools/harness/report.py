@@ -10,6 +10,7 @@ from tools.harness import plots
 from tools.harness.context import HarnessError
 from tools.harness.html_report import render_compare_html, render_run_html
 from tools.harness.metrics import summarize
+from tools.harness.prompting import context_section, context_summary
 from tools.harness.runner import load_responses
 from tools.harness.template_heatmap import template_heatmap
 
@@ -117,6 +118,7 @@ def write_report(run_dir: Path) -> dict:
     run_dir = Path(run_dir)
     meta, records, responses = load_run(run_dir)
     s = summarize(records, responses, {k: meta.get(k) for k in ("agent", "bundle", "backend")})
+    s.update(context_summary(responses))
     fig_dir = run_dir / "figures"
     fig_dir.mkdir(exist_ok=True)
     figs = {"template × trial": template_heatmap(records, responses, max(s["trials"], 1), fig_dir / "heatmap.png"),
@@ -124,7 +126,7 @@ def write_report(run_dir: Path) -> dict:
             "pass@k": plots.pass_at_k_plot(s, fig_dir / "pass_at_k.png"),
             "self-consistency": plots.consistency_plot(s, fig_dir / "self_consistency.png")}
     rel = {k: str(v.relative_to(run_dir)) for k, v in figs.items()}
-    md = _markdown(meta, s, _worst(s, records, responses), rel)
+    md = _markdown(meta, s, _worst(s, records, responses), rel) + context_section(s)
     atomic_write_text(run_dir / "summary.json", json.dumps(s, indent=2, default=str) + "\n")
     atomic_write_text(run_dir / "report.md", md)
     atomic_write_text(run_dir / "report.html", render_run_html(meta, s, records, responses, rel))

@@ -22,6 +22,7 @@ from typing import Any
 from tools.grade import Judge, grade_response
 from tools.harness.adapters import Agent, invoke
 from tools.harness.context import AgentContext, HarnessError
+from tools.harness.prompting import DEFAULT_CONTEXT, asked_text, check_modes, context_of
 from tools.harness.sandbox import DEFAULT_MAX_REPLY
 
 RESPONSES = "responses.jsonl"
@@ -136,10 +137,13 @@ def _naive_match(record: dict, response: Any, label: str) -> bool | None:
     return g.label == "correct"
 
 
-def answer_row(record: dict, trial: int, reply, latency: float, judge: Judge | None) -> dict:
-    """The responses.jsonl row of one answer: what was asked, said, how long it took, its grade."""
+def answer_row(record: dict, trial: int, reply, latency: float, judge: Judge | None,
+               context: str = DEFAULT_CONTEXT) -> dict:
+    """The responses.jsonl row of one answer: what was asked (and with which context mode), said, how
+    long it took, its grade."""
     g = grade_response(record, reply.output, error=reply.error, judge=judge)
-    return {"id": record["id"], "trial": trial, "family": record["family"], "template": record["template"],
+    return {"id": record["id"], "trial": trial, "context": context, "family": record["family"],
+            "template": record["template"],
             "persona": record.get("persona"), "variant_of": record.get("variant_of"),
             "response": reply.output, "error": reply.error, "label": g.label, "detail": g.detail, "reason": g.reason,
             "decided": g.decided, "graded_by": g.graded_by, "parsed": g.parsed, "f1": g.f1,
@@ -151,16 +155,22 @@ def answer_row(record: dict, trial: int, reply, latency: float, judge: Judge | N
 def run_suite(records: list[dict], agent: Agent, context: AgentContext, run_dir: Path, *, trials: int = 3,
               concurrency: int = 8, timeout: float = 60.0, self_timed: bool = False, judge: Judge | None = None,
               meta: dict | None = None, force: bool = False, max_reply: int = DEFAULT_MAX_REPLY,
-              on_answer: Callable[[int, int], None] | None = None) -> RunResult:
-    """Ask every (question, trial) not yet in RUN/responses.jsonl; ``on_answer(done, total)`` ticks.
-    A reply larger than ``max_reply`` bytes is recorded as a runtime error."""
+              on_answer: Callable[[int, int], None] | None = None, contexts: tuple[str, ...] = (DEFAULT_CONTEXT,),
+              preamble: str = "") -> RunResult:
+    """Ask every (question, trial, context mode) not yet in RUN/responses.jsonl; ``on_answer(done,
+    total)`` ticks. Each mode sends what ``prompting.asked_text`` gives (``preamble``: the suite's
+    conventions). A reply larger than ``max_reply`` bytes is recorded as a runtime error."""
     if trials < 1 or concurrency < 1 or timeout <= 0:
         raise HarnessError("--trials and --concurrency must be at least 1 and --timeout positive")
+    try:
+        contexts = check_modes(contexts)
+    except ValueError as exc:
+        raise HarnessError(str(exc)) from None
     run_dir = Path(run_dir)
     done_rows = prepare_run(run_dir, {**(meta or {}), "trials": trials}, records, force)
-    done = {(r["id"], r["trial"]) for r in done_rows}
-    tasks = [(r, t) for t in range(trials) for r in records if (r["id"], t) not in done]
-    total = len(records) * trials
+    done = {(r["id"], r["trial"], context_of(r)) for r in done_rows}
+    tasks = [(r, t, m) for m in contexts for t in range(trials) for r in records if (r["id"], t, m) not in done]
+    total = len(records) * trials * len(contexts)
     kept = total - len(tasks)
     writer = _Writer(run_dir / RESPONSES)
     writer.start()
@@ -169,11 +179,11 @@ def run_suite(records: list[dict], agent: Agent, context: AgentContext, run_dir:
     if on_answer:
         on_answer(kept, total)
 
-    def one(task: tuple[dict, int]) -> None:
-        record, trial = task
+    def one(task: tuple[dict, int, str]) -> None:
+        record, trial, mode = task
         t0 = time.perf_counter()
-        reply = invoke(agent, self_timed, record["question"], context, timeout, max_reply)
-        writer.put(answer_row(record, trial, reply, time.perf_counter() - t0, judge))
+        reply = invoke(agent, self_timed, asked_text(record, mode, preamble), context, timeout, max_reply)
+        writer.put(answer_row(record, trial, reply, time.perf_counter() - t0, judge, mode))
         if on_answer:
             with lock:
                 counter["n"] += 1

@@ -20,6 +20,7 @@ import numpy as np
 
 from tools.paraphrase import banks
 from tools.paraphrase.distance import token_edit_distance
+from tools.paraphrase.periods import render_periods
 from tools.paraphrase.personas import Persona
 from tools.paraphrase.slots import slot_problems
 from tools.paraphrase.transforms import (
@@ -36,6 +37,7 @@ from tools.paraphrase.transforms import (
 )
 
 MIN_DISTANCE = 0.3
+MIN_DISTANCE_NATURAL = 0.2  # one-sentence questions: fewer words to vary without moving clauses
 LEAD_RE = re.compile(r"^(?P<lead>(?:⟦\d+⟧|(?:During|Before|After|Among|Considering only|Of|For) )[^?]*), "
                      r"(?P<main>(?:how many|how long|how much|what|which|did|was|were|is|are|by how|at what)\b[^?]*)\?$")
 TRIES_PER_PERSONA = 24
@@ -89,7 +91,10 @@ def _render(canonical: str, p: Persona, choice: tuple, anchor: date | None, rng:
         return m.add(render_window(kind, a, b, wstyle, p))
 
     def sentence(s: str) -> str:
-        s = m.mask(WINDOW_RE.sub(window, s))
+        nonlocal relative
+        s, rel = render_periods(WINDOW_RE.sub(window, s), p, date_variant, anchor, m.add)
+        relative |= rel
+        s = m.mask(s)
         if s.startswith("⟦"):  # a window (or value) opens the sentence
             i = int(s[1:s.index("⟧")])
             m.items[i] = upper_first(m.items[i]) if m.items[i][:1].islower() else m.items[i]
@@ -170,6 +175,8 @@ def _choices(canonical: str, p: Persona, rng: np.random.Generator) -> list[tuple
     n_post = max([banks.bank_size(s, banks.POST_BANK, register) for s in q.post] + [1])
     fronts = ([1, 0] if p.habits.fronts_window else [0, 1]) + ([2] if LEAD_RE.match(q.ask) else []) \
         + ([3] if LEAD_RE.match(q.ask) and q.ask.startswith("During ") else [])
+    if not q.pre and not q.post:  # a natural one-sentence question: persona variants keep its clause order
+        fronts = [0]
     orders = [0] + ([1] if q.post else []) + ([2] if q.pre else []) \
         + ([3, 4] if sum(len(split_clauses(s)) for s in q.post) > 1 else []) \
         + ([5] if sum(len(split_clauses(s)) for s in q.pre) > 1 else [])
@@ -231,15 +238,24 @@ def _far_subset(pool: list[Variant], k: int, existing: list[str], min_distance: 
     return [pool[i] for i in found] if found else []
 
 
+def min_distance_for(canonical: str) -> float:
+    """The least token edit distance a variant keeps from ``canonical`` (and the other variants)."""
+    q = split_question(canonical)
+    return MIN_DISTANCE_NATURAL if not q.pre and not q.post else MIN_DISTANCE
+
+
 def paraphrase(canonical: str, personas: list[Persona], k: int, *, seed: int = 0, key: str = "",
                anchor: date | None = None, synonyms: dict[str, list[str]] | None = None,
-               min_distance: float = MIN_DISTANCE, existing: list[str] = ()) -> Paraphrases:
+               min_distance: float | None = None, existing: list[str] = ()) -> Paraphrases:
     """Up to ``k`` variants of ``canonical`` from distinct personas (tried in the given order).
 
     ``key`` (the question id) seeds the choices; ``anchor`` is the data's last day (for relative
-    dates); ``existing`` are texts the variants must also be far from (e.g. LLM variants). A fast
+    dates); ``existing`` are texts the variants must also be far from (e.g. LLM variants);
+    ``min_distance`` defaults to MIN_DISTANCE, MIN_DISTANCE_NATURAL for a one-sentence question. A fast
     greedy pass usually finds them; when it falls short, a pool of valid candidates with distinct
     structures is searched for k that are far enough apart."""
+    if min_distance is None:
+        min_distance = min_distance_for(canonical)
     out = Paraphrases()
     kept = list(existing)
     used_orders: set[int] = set()

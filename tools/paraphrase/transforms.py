@@ -165,12 +165,12 @@ _FORMAL_SYNONYMS = [(r"\bconsecutive\b", "successive"), (r"\bmaximal run\b", "lo
                     (r"\bwhole history\b", "full history"), (r"\bis used\b", "is taken into account"),
                     (r"\bcounts only if\b", "is counted only if"), (r"\bmay come\b", "can occur"),
                     (r"\bin between\b", "in the meantime"), (r"\bEach of\b", "Every one of"), (r"\beach of\b", "every one of"),
-                    (r"\bEach\b(?! one's)", "Every"), (r"\beach\b(?! one's)", "every"),
+                    # not 'each' → 'every': 'in each status' (per status) is not 'in every status'
                     (r"\bgo through\b", "pass through"), (r"\bwent through\b", "passed through"),
                     (r"\bhappens at\b", "takes place at"), (r"\bkeep\b", "retain"), (r"\bfind\b", "determine"),
                     (r"\bopens\b", "starts"), (r"\bwritten like\b", "written as"), (r"\bit ends\b", "it stops"),
                     (r"\bAn episode\b", "A spell"), (r"\ban episode\b", "a spell"), (r"\bepisodes\b", "spells"),
-                    (r"\bepisode\b", "spell"), (r"\bshare\b", "have in common")]
+                    (r"\bepisode\b", "spell")]  # not 'share': it is also a noun ('what share of ...')
 _CASUAL_SYNONYMS = [(r"\bconsecutive\b", "back-to-back"), (r"\bmaximal run\b", "longest streak"),
                     (r"\bdirectly\b", "right"), (r"\bmust be\b", "needs to be"), (r"\bleft out\b", "skipped"),
                     (r"\bwhole history\b", "entire history"), (r"\bis used\b", "counts"), (r"\bmay come\b", "can show up"),
@@ -178,7 +178,7 @@ _CASUAL_SYNONYMS = [(r"\bconsecutive\b", "back-to-back"), (r"\bmaximal run\b", "
                     (r"\bwent through\b", "went thru"), (r"\bkeep\b", "take"),
                     (r"\bfind\b", "figure out"), (r"\bIt happens\b", "It's"), (r"\bit ends\b", "it finishes"),
                     (r"\bopens\b", "kicks in"), (r"\bAn episode\b", "A stretch"), (r"\ban episode\b", "a stretch"),
-                    (r"\bepisodes\b", "stretches"), (r"\bepisode\b", "stretch"), (r"\bshare\b", "reuse")]
+                    (r"\bepisodes\b", "stretches"), (r"\bepisode\b", "stretch")]
 _NON_NATIVE = [(r"\bWhat was\b", "What is"), (r"\bin which\b", "where"), (r"\bthe whole\b", "full"),
                (r"\bwhose\b", "for which the"), (r"\bhappened\b", "has happened")]
 _UK = [(r"\bwhile\b", "whilst"), (r"\bpercent\b", "per cent"), (r"\bdata set\b", "dataset")]

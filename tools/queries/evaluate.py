@@ -15,6 +15,7 @@ from typing import Any
 from tools.queries.answers import agree, canonical, is_degenerate
 from tools.queries.context import SynthContext, iso
 from tools.queries.registry import Candidate, Template
+from tools.queries.screens import degenerate_reason, naive_in_domain
 from tools.queries.spec import QuerySpec, Window
 
 WINDOW_REL_BOUND = 0.10  # drop questions whose answer moves more than this with a one-step edge shift
@@ -32,6 +33,8 @@ class Outcome:
     naive: Any = None
     gold_sql: str = ""
     question: str = ""
+    precise_question: str = ""  # the full specification wording (question is the natural one)
+    evidence: str = ""  # definitions of the question's derived terms
     tolerance: dict = field(default_factory=lambda: {"rel": 0.0, "abs": 0.0})
     reason: str | None = None
     disagreement: bool = False
@@ -137,6 +140,9 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
     if is_degenerate(first) and not (c.contrast or c.negative):
         out.reason = f"degenerate answer {first!r}"
         return out
+    if (why := degenerate_reason(t, c, first)) is not None:
+        out.reason = why
+        return out
     idle = idle_clause(t, c, ctx, first)
     if idle:
         out.reason = f"clause filters nothing: the answer is the same without the {idle}"
@@ -156,7 +162,9 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
     if t.naive is not None:
         with ctx.pandas_lock:
             out.naive = canonical(t.naive(ctx.frames, q), atype)
-        if agree(out.naive, out.answer):
+        if not naive_in_domain(t, c, out.naive):  # no agent would answer that: not a misreading to record
+            out.naive = None
+        elif agree(out.naive, out.answer):
             out.reason = "not discriminative: the naive reading gives the same answer"
             return out
         stated = c.hints.get("tolerance")

@@ -20,7 +20,6 @@ EXTRA_FAMILIES = ("shape", "detection", "forecast", "claim", "false_premise", "u
 FAMILIES = CORE_FAMILIES + EXTRA_FAMILIES
 
 
-
 @dataclass(frozen=True)
 class Candidate:
     """A query the synthesizer may turn into a question, with what the rendering needs to know.
@@ -56,6 +55,8 @@ class Template:
     screen_with: str | None = None
     balance: bool = False  # keep yes and no answers in equal share (claims)
     explain: Callable[[Any, Candidate, Any], str] | None = None  # (ctx, candidate, answer) -> answer_text
+    # (candidate, ctx) -> (natural question, evidence); None: tools.queries.natural's renderer of this name
+    natural: Callable[[Candidate, Any], tuple[str, str]] | None = None
 
     def type_of(self, q: QuerySpec) -> AnswerType:
         """The answer type of one query (a grouped variant answers a mapping)."""

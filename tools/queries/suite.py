@@ -17,6 +17,7 @@ from typing import Any
 
 from tools.queries.context import SynthContext, open_context
 from tools.queries.evaluate import Outcome, evaluate
+from tools.queries.natural import natural
 from tools.queries.registry import CORE_FAMILIES, EXTRA_FAMILIES, FAMILIES, Candidate, load_templates
 from tools.queries.render import answer_text
 
@@ -61,7 +62,8 @@ def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
                                      c.spec.entity_filter.table else [])})
     text = t.explain(ctx, c, o.answer) if t.explain else answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals)
-    extra = {k: c.hints[h] for k, h in (("precise_question", "precise"), ("evidence", "evidence")) if c.hints.get(h)}
+    extra = {"precise_question": c.hints.get("precise") or o.precise_question or o.question,
+             "evidence": c.hints.get("evidence") or o.evidence}
     return {
         "id": qid, "question": o.question, "canonical_question": o.question, "variant_of": None,
         "persona": None, "family": t.family, "template": t.name, "params": c.spec.to_json(),
@@ -126,6 +128,7 @@ def synthesize(ctx: SynthContext, n: int | None = None,
     suite = Suite(quotas=dict(only) if only is not None else quotas(ctx, n))
     total = sum(suite.quotas.values())
     kept: list[Outcome] = []
+    asked: dict[str, str] = {}  # natural question → id of the kept question that has it
     seen = set(seen or ())
     with ThreadPoolExecutor(1, thread_name_prefix="chronoeval-enum") as ahead, \
             ThreadPoolExecutor(WORKERS, thread_name_prefix="chronoeval-eval") as pool:
@@ -151,11 +154,17 @@ def synthesize(ctx: SynthContext, n: int | None = None,
                 if o.template.balance:
                     side = str(o.answer.get("value") if isinstance(o.answer, dict) else o.answer)
                     if per_answer.get(side, 0) >= (quota + 1) // 2:
-                        o.reason = f"balance: enough questions answered {side}"
                         suite.dropped.append(o)
+                        o.reason = f"balance: enough questions answered {side}"
                         continue
                     per_answer[side] = per_answer.get(side, 0) + 1
-                o.question = o.template.render(o.candidate, ctx)
+                o.precise_question = o.template.render(o.candidate, ctx)
+                o.question, o.evidence = natural(o.template, o.candidate, ctx, o.precise_question)
+                if o.question in asked:  # users would word both the same: one question, not two
+                    o.reason = f"same natural question as {asked[o.question]}"
+                    suite.dropped.append(o)
+                    continue
+                asked[o.question] = f"q{len(kept) + 1:04d}"
                 kept.append(o)
                 got += 1
                 if progress:
@@ -212,6 +221,7 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     Asking for forecasts (``families`` or the plan's mix) holds back DEFAULT_HOLDOUT unless told otherwise;
     nothing else holds anything back, so a bundle's tables stay as generated."""
     from tools.generate.writers import refresh_manifest
+    from tools.queries.conventions import suite_header, write_header
     from tools.queries.holdout import read_holdout
     from tools.queries.report import write_questions_report
 
@@ -230,6 +240,7 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     finally:
         ctx.close()
     write_suite(bundle, suite)
+    write_header(bundle, suite_header(ctx.catalog, ctx.spec.start_dt.year))
     write_questions_report(bundle, suite, ctx.spec.name)
-    refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures"])
+    refresh_manifest(bundle, ["qa.jsonl", "suite.json", "report.md", "figures"])
     return suite

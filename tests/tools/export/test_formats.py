@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tools.export import export_bundle
+from tools.queries.conventions import read_preamble
 
 INSPECT_RUN = textwrap.dedent('''
     import json, os, sys
@@ -44,6 +45,10 @@ def test_inspect_dataset_runs_in_inspect_with_the_mockllm_model(export_bundle_di
     rows = [json.loads(x) for x in (out / "dataset.jsonl").read_text().splitlines()]
     assert len(rows) == len(export_records)
     assert set(rows[0]) == {"id", "input", "target", "metadata"} and rows[0]["metadata"]["answer_type"]
+    r0 = export_records[0]  # the input is the evidence then the question; the task's system message the preamble
+    assert rows[0]["input"] == f"Evidence: {r0['evidence']}\n\nQuestion: {r0['question']}"
+    assert rows[0]["metadata"]["evidence"] == r0["evidence"]
+    assert repr(read_preamble(export_bundle_dir))[1:-1] in (out / "chronoeval_task.py").read_text()
     script = tmp_path / "run_inspect.py"
     script.write_text(INSPECT_RUN)
     env = {**os.environ, "PYTHONPATH": os.getcwd(), "INSPECT_DISPLAY": "none"}
@@ -60,17 +65,25 @@ def test_langsmith_opik_openai_genie_and_promptfoo_files(export_bundle_dir, expo
     for fmt in ("langsmith", "opik", "openai-evals", "genie", "promptfoo"):
         export_bundle(export_bundle_dir, tmp_path, fmt, export_records)
     r0 = export_records[0]
+    preamble = read_preamble(export_bundle_dir)  # the suite's conventions (suite.json) travel with every export
+    assert r0["evidence"] and "All times are UTC." in preamble
+    asked = f"Evidence: {r0['evidence']}\n\nQuestion: {r0['question']}"
     ls = json.loads((tmp_path / "langsmith_examples.jsonl").read_text().splitlines()[0])
-    assert ls["inputs"] == {"question": r0["question"]} and ls["outputs"]["answer"] == r0["answer"]
+    assert ls["inputs"] == {"question": r0["question"], "evidence": r0["evidence"], "preamble": preamble}
+    assert ls["outputs"]["answer"] == r0["answer"]
     op = json.loads((tmp_path / "opik_items.jsonl").read_text().splitlines()[0])
-    assert op["input"] == r0["question"] and op["expected_output"] == r0["answer_text"]
+    assert op["input"] == asked and op["preamble"] == preamble and op["expected_output"] == r0["answer_text"]
     oe = json.loads((tmp_path / "openai_evals.jsonl").read_text().splitlines()[0])
-    assert oe["input"][-1] == {"role": "user", "content": r0["question"]} and oe["ideal"] == r0["answer_text"]
+    assert oe["input"][-1] == {"role": "user", "content": asked} and oe["ideal"] == r0["answer_text"]
+    assert oe["input"][0]["content"].endswith(preamble)
     with open(tmp_path / "genie_benchmark.csv", newline="") as f:
         genie = list(csv.DictReader(f))
     assert len(genie) == len(export_records) and genie[0]["sql"] == r0["gold_sql_dialects"]["spark"]  # Databricks
     tests = yaml.safe_load((tmp_path / "promptfoo_tests.yaml").read_text())
     assert tests[0]["vars"]["question"] == r0["question"] and tests[0]["assert"][0]["type"] == "python"
+    v = tests[0]["vars"]
+    assert v["evidence"] == r0["evidence"] and v["preamble"] == preamble
+    assert v["prompt"] == f"{preamble}\n\n{asked}"
     sys.path.insert(0, str(tmp_path))
     try:
         from chronoeval_assert import get_assert

@@ -9,6 +9,7 @@ import pytest
 from tools.export import load_postgres
 from tools.harness import build_context, load_responses, run_suite, summarize
 from tools.harness.context import HarnessError
+from tools.harness.prompting import question_of
 from tools.queries.answers import canonical
 
 
@@ -45,7 +46,7 @@ def test_an_agent_reads_the_data_from_postgres(export_bundle_dir, export_records
 
     def pg_agent(question, context):
         """Runs the gold SQL on PostgreSQL (most of it is portable: TIMESTAMPTZ literals, CTEs)."""
-        r = by_q[question]
+        r = by_q[question_of(question)]
         with psycopg.connect(context.dsn) as pg:
             row = pg.execute(r["gold_sql"]).fetchone()
         ran.append(r["id"])

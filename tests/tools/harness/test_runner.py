@@ -15,6 +15,7 @@ import pytest
 
 from tools.harness import build_context, load_responses, reference_agents, run_suite, summarize, write_report
 from tools.harness.context import HarnessError
+from tools.harness.prompting import question_of
 
 
 def test_oracle_scores_one_and_naive_falls_for_the_stateful_traps(iot_bundle, iot_records, tmp_path):
@@ -40,7 +41,7 @@ def _misbehaving(records):
     by_q = {r["question"]: (i, r) for i, r in enumerate(records)}
 
     def agent(question, context):
-        i, r = by_q[question]
+        i, r = by_q[question_of(question)]  # the text asked carries the preamble and evidence first
         kind = i % 5
         if kind == 1:
             raise RuntimeError("agent crashed")
@@ -79,7 +80,7 @@ AGENT_MODULE = textwrap.dedent('''
                 r = json.loads(line)
                 RECORDS[r["question"]] = r
         time.sleep(float(os.environ.get("DELAY", "0")))
-        return str(RECORDS[question]["answer"])
+        return str(RECORDS[question.rsplit("Question: ", 1)[-1]]["answer"])
 ''')
 
 RUNNER = textwrap.dedent('''
