@@ -118,6 +118,12 @@ def _draw_attributes(e: EntityType, n: int, ex_of_entity: np.ndarray, exemplars:
             if d.weight_by:
                 w = np.maximum(parent.attrs[d.weight_by].values.astype(float), 0)
                 w = w / w.sum()
+            if d.counts and sum(d.counts[:len(parent.ids)]) > 0:  # children per parent as given
+                c = np.array(d.counts[:len(parent.ids)], dtype=float)
+                share = largest_remainder(list(c / c.sum()), n)
+                codes = rng.permutation(np.repeat(np.arange(c.size), share)).astype(np.int32)
+                attrs[a.name] = Column(codes=codes, labels=parent.ids)
+                continue
             attrs[a.name] = Column(codes=rng.choice(len(parent.ids), size=n, p=w).astype(np.int32),
                                    labels=parent.ids)
             continue

@@ -11,6 +11,7 @@ import pandas as pd
 from tools.infer.relations import Relation
 from tools.spec.distributions import LogNormal
 
+EXACT_MAX = 50  # parents up to this many keep their exact children counts (cells per link)
 OVERDISPERSED = 1.5  # variance / mean of children per parent above which the relation is skewed
 
 
@@ -43,6 +44,16 @@ def add_relation_weights(fits: list, relations: list[Relation]) -> None:
     by = {f.profile.name: f for f in fits}
     for r in relations:
         child, parent = by[r.child], by[r.parent]
+        pp = parent.profile
+        if pp.keys and pp.entities <= EXACT_MAX:  # few parents: keep each one's number of children
+            first = pp.sorted_frame[np.r_[True, pp.entity_codes[1:] != pp.entity_codes[:-1]]]
+            counts = children_per_parent(child.profile.table.frame, child.profile.keys, r.columns, first, pp.keys)
+            new = [a.model_copy(update={"dist": a.dist.model_copy(update={"counts": [int(c) for c in counts]})})
+                   if a.name == r.columns[0] else a for a in child.entity.attributes]
+            child.entity = child.entity.model_copy(update={"attributes": new})
+            child.notes.append(f"{r.child}.{r.columns[0]}: children per {r.parent} entity kept as in the sample "
+                               f"({len(counts)} parents, {int(counts.sum())} children, max {int(counts.max())})")
+            continue
         counts = children_per_parent(child.profile.table.frame, child.profile.keys, r.columns,
                                      parent.profile.table.frame, parent.profile.keys)
         sigma = weight_sigma(counts)

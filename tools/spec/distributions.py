@@ -91,12 +91,21 @@ class ForeignKey(SpecModel):
     """The id of an entity of another type (a relation): each entity draws one parent.
 
     ``weight_by`` names a numeric attribute of the parent that makes some parents more likely
-    (e.g. active users own more sessions).
+    (e.g. active users own more sessions). ``counts`` gives how many children each parent has, in
+    parent order (cells per link kept as in a sample): the children are dealt out in those numbers
+    (scaled to the children drawn), in a seeded random order.
     """
 
     kind: Literal["foreign_key"]
     entity: str
     weight_by: str | None = None
+    counts: list[int] = Field(default=[], max_length=100_000)
+
+    @model_validator(mode="after")
+    def _counts(self):
+        if any(c < 0 for c in self.counts):
+            raise ValueError("foreign key counts (children per parent) must be >= 0")
+        return self
 
 
 class ParentAttribute(SpecModel):
