@@ -119,8 +119,9 @@ def cluster_client(scheduler: str | None, n_workers: int = 2, memory_limit: str 
                 f"--scheduler {scheduler}: no dask scheduler answers there ({exc}); start one with "
                 "`dask scheduler` (and workers with `dask worker ADDRESS`), or drop --scheduler to use a "
                 "LocalCluster") from None
+    # silence_logs=CRITICAL: task errors reach us as exceptions; heartbeats cut at shutdown are noise
     cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, memory_limit=memory_limit, silence_logs=40)
+                           dashboard_address=None, memory_limit=memory_limit, silence_logs=50)
     return Client(cluster), cluster
 
 
