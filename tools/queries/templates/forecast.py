@@ -97,7 +97,7 @@ def _mean_candidates(ctx: SynthContext):
                                          f"{_prev(t, w)}")
                     tau = _tolerance(truth, naive, model)
                     if tau is not None:
-                        yield _cand(t, q, tau, naive, model)
+                        yield _cand(t, q, tau, naive, model, cut)
                         break
 
 
@@ -125,13 +125,13 @@ def _count_candidates(ctx: SynthContext):
                 naive = _scalar(ctx, f"SELECT count(*) FROM {ident(t.name)} WHERE {where} AND {_prev(t, w)}")
                 tau = _tolerance(truth, naive, model)
                 if tau is not None:
-                    yield _cand(t, q, tau, naive, model)
+                    yield _cand(t, q, tau, naive, model, cut)
                     break
 
 
-def _cand(t: TableView, q, tau: float, naive, model) -> Candidate:
+def _cand(t: TableView, q, tau: float, naive, model, cut: str) -> Candidate:
     q = q.model_copy(update={"params": {**q.params, "tol_pct": round(tau * 100), "naive_forecast": naive,
-                                        "model_forecast": model}})
+                                        "model_forecast": model, "data_end": cut}})
     return Candidate(q, decimals=2, hints={**_words(t, q), "tolerance": {"rel": tau, "abs": 0.0}})
 
 
@@ -152,7 +152,7 @@ def _when(w: Window) -> str:
 
 def _words(t: TableView, q) -> dict:
     tol = q.p("tol_pct")
-    ev = (f"The data ends at {when_words(q.window.start_dt) if is_day(q.window) else 'midnight UTC before that day'}; "
+    ev = (f"The data ends at {when_words(pd.Timestamp(q.p('data_end')).to_pydatetime())}; "
           f"the question asks about a time after it, which the data does not contain. Answers within {tol}% of the "
           f"actual value count as correct.")
     precise = (f"What will {_what(t, q)} be {window_words(q.window)}, after the data ends? Give one number; answers "
