@@ -68,7 +68,10 @@ def _sized(key: dict, arch: MeasurementArchetype | None, wanted: float, up: bool
         return f"{'+' if up else '-'}{round(size, 1):g}sigma"
     # states widen the entity's std: an effect that size would leave the bounds; in units of the noise it fits
     size = min(wanted, 0.9 * room(key, up, wide=False))
-    return None if size < 6.3 else f"{'+' if up else '-'}{round(size * noise_spread(key), 3):g}"
+    if size < 6.3:
+        return None
+    units = f"{size * noise_spread(key):.6f}".rstrip("0").rstrip(".")  # a plain number: "1e+07" is no magnitude
+    return f"{'+' if up else '-'}{units}"
 
 
 def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Catalog, field: str | None,

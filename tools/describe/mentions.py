@@ -90,23 +90,25 @@ def _physical_unit(word: str) -> bool:
     return u is not None and not u.dimensionless
 
 
-def _in_context(ents, id_: str | None, words: str, said: set[str]) -> str | None:
-    """The archetype a bare head noun means in this text: "orders" on a food delivery platform are food
-    delivery orders (a longer synonym ending in the same noun whose other words the text also uses)."""
+def _in_context(ents, id_: str | None, words: str, said: list[str]) -> str | None:
+    """The archetype a bare head noun means in this text: "orders" on a "food delivery" platform are food
+    delivery orders (an archetype with a synonym ending in the same noun, and another synonym of several
+    words that the text says as it is)."""
     t = [singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", words)]
     if not t:
         return id_
-    longer = [(len(k), i) for k, ids in ents.by_phrase.items() for i in ids
-              if len(k) > len(t) and k[-1] == t[-1] and set(k) <= said]
-    return max(longer)[1] if longer else id_
+    grams = {tuple(said[i:i + n]) for n in (2, 3) for i in range(len(said) - n + 1)}
+    heads = {i for k, ids in ents.by_phrase.items() if len(k) > len(t) and k[-1] == t[-1] for i in ids}
+    stated = [(len(k), i) for k, ids in ents.by_phrase.items() if len(k) >= 2 and k in grams for i in ids if i in heads]
+    return max(stated)[1] if stated else id_
 
 
 def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMention]:
     """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns."""
     ents = index(catalog, "entities")
     out: list[EntityMention] = []
-    said = {singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
-                                                                     " ".join(sentences))}
+    said = [singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
+                                                                     " ".join(sentences))]
     for si, s in enumerate(sentences):
         counted = [(m.group(1), m.group(2), m.start(2), bool(m.group(3))) for m in re.finditer(
             r"\b(?:about\s+|around\s+|roughly\s+|~\s*)?(\d[\d,]*)\s*\+?\s+((?:(?!(?:with|of|in|on|for|at|from|per|and|or|"
@@ -266,7 +268,7 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                     s, re.I)
     known = [i for i in f.states if roles.lexical(i.replace("_", " "))[:1] and
              roles.lexical(i.replace("_", " "))[0].score >= 0.9]
-    plain = re.match(r"^\s*(?:the|a|an|its|their)\s+[a-z][\w-]*\s+(?:is|are)\s+(?:either\s+)?[^,;]+(?:,\s*[^,;]+)*,?\s+or\s+"
+    plain = re.match(r"^\s*(?:the|its|their)\s+[a-z][\w-]*\s+(?:is|are)\s+(?:either\s+)?[^,;]+(?:,\s*[^,;]+)*,?\s+or\s+"
                      r"[^,;]+$", s, re.I)
     steps = sum(x.endswith("ed") or x.endswith("ing") for x in f.states) >= 2 or re.search(r"\bthen\b", s, re.I)
     if (each or plain) and f.states and not known and not steps:  # no value is a state anything is in: kinds

@@ -49,9 +49,12 @@ def test_a_modifier_before_a_catalog_head_noun_keeps_the_archetype_and_heavy_tru
 
 
 def test_a_bare_head_noun_takes_the_archetype_its_context_names():
-    d = understand("Meal delivery app: about 900 orders a day from 40 restaurants over 4 days. Orders are placed, "
+    d = understand("A food delivery app: about 900 orders a day from 40 restaurants over 4 days. Orders are placed, "
                    "cooked, picked up and delivered or cancelled.", CAT)
     assert _ent(d, "order").catalog_id == "food_delivery_order"
+    d = understand("An online shop over 14 days, about 2000 orders a day. Orders are placed, shipped, delivered or "
+                   "returned; each order has a delivery time in days.", CAT)  # "delivery" and "order" apart
+    assert _ent(d, "order").catalog_id == "ecommerce_order"
 
 
 def test_a_per_day_total_is_counted_per_reporting_interval():
