@@ -66,3 +66,34 @@ def test_sessions_of_premium_users_with_more_than_n_product_views(tiny):
                      params={"n": 2})
     want = sum(c > 2 for c in per.values())
     assert b.answer(spec) == want > 0
+
+
+def _sessions_q(**kw) -> QuerySpec:
+    return QuerySpec(template="avg_time_between", table="sessions", entity="session_id", time="timestamp", **kw)
+
+
+@pytest.mark.parametrize("window", [None, Window(start="2026-01-01T02:00:00Z", end="2026-01-01T08:00:00Z")])
+def test_each_view_paired_with_the_next_add_to_cart(tiny, window):
+    """'pairing: each' (issue 19): every product view to the first add-to-cart strictly after it, in plain
+    Python from the CSV; it differs from the first-view-to-first-add pairing and from the naive reading."""
+    b = tiny({"sessions": pd.read_csv(SESSIONS), "users": pd.read_csv(USERS)})
+    rows: dict[str, list[tuple[datetime, str]]] = {}
+    with SESSIONS.open(newline="") as f:
+        for r in csv.DictReader(f):
+            rows.setdefault(r["session_id"], []).append((datetime.fromisoformat(r["timestamp"]), r["action"]))
+    gaps = []
+    for evs in rows.values():
+        evs.sort()
+        for t, a in evs:
+            if a != "view_product" or (window is not None and not window.start_dt <= t < window.end_dt):
+                continue
+            nxt = next((u for u, x in evs if x == "add_to_cart" and u > t), None)
+            if nxt is not None:
+                gaps.append((nxt - t).total_seconds())
+    view = {"column": "action", "op": "==", "value": "view_product"}
+    add = {"column": "action", "op": "==", "value": "add_to_cart"}
+    spec = _sessions_q(window=window, params={"a": view, "b": add, "pairing": "each"})
+    got = b.answer(spec)
+    assert got == pytest.approx(sum(gaps) / len(gaps), rel=1e-9) and len(gaps) > 10
+    first = b.answer(_sessions_q(window=window, params={"a": view, "b": add}))
+    assert got != pytest.approx(first) and b.naive(spec) != pytest.approx(got)

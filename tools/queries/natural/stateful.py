@@ -47,6 +47,12 @@ def avg_time_between(c: Candidate, ctx: SynthContext) -> tuple[str, str]:
     q, t, n = _parts(c, ctx)
     a, b = cond(q.p("a"), t), cond(q.p("b"), t)
     r = rows(t)[:-1]
+    if q.p("pairing") == "each":
+        return (clean(f"On average, how long after each {r} with {a} did {_who(c, ctx)} next log one with {b}"
+                      f"{spaced(period(q.window))}?"),
+                f"Pairing: every {r} with {a} (in the period) to the first {r} with {b} of the same {n} strictly "
+                f"after it; one with no such later {r} is left out, several may pair with the same one. Mean over "
+                "all pairs, to the nearest second." + _note(c))
     return (clean(f"How long did {_who(c, ctx)} take on average to go from {a} to {b}{spaced(period(q.window))}?"),
             f"Pairing: per {n}, from its first {r} with {a} to its first {r} with {b} after that one; "
             f"{plural(n)} with no such later {r} are left out. Mean over {plural(n)}, to the nearest second."

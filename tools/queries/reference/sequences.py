@@ -186,10 +186,30 @@ def _first_after(s: Stream, m: np.ndarray, after: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- avg_time_between
+def next_after(s: Stream, m: np.ndarray) -> np.ndarray:
+    """Per row: the time of the first row in ``m`` of the same entity strictly later in time, else NONE."""
+    n = len(s.t)
+    if n == 0:
+        return np.full(0, NONE, dtype=np.int64)
+    same = (s.gid[1:] == s.gid[:-1]) & (s.t[1:] == s.t[:-1])
+    last_of_run = np.minimum.accumulate(np.where(np.r_[~same, True], np.arange(n), n)[::-1])[::-1]
+    j = last_of_run + 1  # the first row strictly later in time (another entity's, or n)
+    bpos = np.minimum.accumulate(np.where(m, np.arange(n), n)[::-1])[::-1]  # first row in m at or after
+    cand = np.where(j < n, bpos[np.minimum(j, n - 1)], n)
+    ok = (cand < n) & (s.gid[np.minimum(cand, n - 1)] == s.gid)
+    return np.where(ok, s.t[np.minimum(cand, n - 1)], NONE)
+
+
 def avg_time_between(frames: Frames, q: QuerySpec) -> float | None:
     """Seconds from each entity's first A to its first B strictly after it, averaged over entities
-    having both whose first A is in the window (None if there are none)."""
+    having both whose first A is in the window (None if there are none). ``pairing: each``: every A
+    row in the window to the first B strictly after it, averaged over those pairs."""
     s = stream(frames, q)
+    if q.p("pairing", "first") == "each":
+        a = event(s, q.p("a")) & in_window(q, s.t)
+        tb = next_after(s, event(s, q.p("b")))
+        ok = a & (tb != NONE)
+        return float(np.mean(tb[ok] - s.t[ok]) / 1e6) if ok.any() else None
     ta = first_time(s, event(s, q.p("a")))
     tb = _first_after(s, event(s, q.p("b")), ta)
     ok = (tb != NONE) & in_window(q, ta)

@@ -45,7 +45,15 @@ def events_cte(q: QuerySpec, flags: dict[str, dict | None], where: str = "TRUE")
 
 
 def avg_time_between(q: QuerySpec) -> str:
-    """Mean seconds from each entity's first A to its first B after it (first A in the window)."""
+    """Mean seconds from each entity's first A to its first B after it (first A in the window);
+    ``pairing: each``: every A row in the window to the first B strictly later (ASOF join)."""
+    if q.p("pairing", "first") == "each":
+        return (f"WITH {events_cte(q, {'is_a': q.p('a'), 'is_b': q.p('b')})}, "
+                f"a AS (SELECT e, t AS ta FROM x WHERE is_a AND {win('t', q)}), "
+                "b AS (SELECT e, t AS tb FROM x WHERE is_b) "
+                "SELECT avg(epoch_us(b.tb) - epoch_us(a.ta)) / 1e6 FROM a ASOF JOIN b ON a.e = b.e AND b.tb > a.ta")
+    if q.p("pairing", "first") != "first":
+        raise ValueError(f"pairing {q.p('pairing')!r}: use first or each")
     return (f"WITH {events_cte(q, {'is_a': q.p('a'), 'is_b': q.p('b')})}, "
             "fa AS (SELECT e, min(t) AS ta FROM x WHERE is_a GROUP BY e), "
             "pairs AS (SELECT fa.e, fa.ta, min(x.t) AS tb FROM fa JOIN x ON x.e = fa.e AND x.t > fa.ta "

@@ -46,8 +46,10 @@ def _emit(ctx: SynthContext, src, name: str, params: list[dict], windows_per: in
 def _pair_candidates(name: str, **cand):
     def gen(ctx: SynthContext):
         for src in sources(ctx):
-            yield from _emit(ctx, src, name, [{"a": a, "b": b} for a, b in ctx.pick(event_pairs(ctx, src), 5)],
-                             **cand)
+            pairs = [{"a": a, "b": b} for a, b in ctx.pick(event_pairs(ctx, src), 5)]
+            if name == "avg_time_between":  # issue 19: each A paired with the next B, beside first A to first B
+                pairs += [{**p, "pairing": "each"} for p in pairs[::2]]
+            yield from _emit(ctx, src, name, pairs, **cand)
     return gen
 
 
@@ -65,6 +67,12 @@ def _render_avg(c: Candidate, ctx: SynthContext) -> str:
     t = ctx.catalog[c.spec.table]
     n = noun(c, t)
     a, b = ev(c.spec.p("a"), t), ev(c.spec.p("b"), t)
+    if c.spec.p("pairing") == "each":
+        when = "" if c.spec.window is None else f" {window_words(c.spec.window)}"
+        return (f"For every {a} of the {who(c, t)}{when}, take the time to the first {b} of the same {n} "
+                f"strictly after it (each {a.split(' ', 1)[0]} is paired with the next {b}; one with no {b} after "
+                f"it is left out; several of them may pair with the same {b}).{note(c)} What is the mean of these "
+                f"times over all such pairs? Round to the nearest second.")
     return (f"Consider {_first_a(c, ctx)}.{note(c)} For each of them, take the time from its first {a} to "
             f"the first {b} after that first {a} (only this pairing; a {n} with no {b} after it is left out). "
             f"What is the mean of these times over the {n}s? Round to the nearest second.")
