@@ -24,7 +24,8 @@ def scale_magnitude(value: float | str, factor: float) -> float | str:
     sign, num, unit = m.group(1), float(m.group(2)) * factor, m.group(3) or ""
     if unit == "%" and sign == "-":
         num = min(num, 95.0)
-    return f"{sign}{num:g}{unit}"
+    text = f"{num:.6f}".rstrip("0").rstrip(".")  # never "7.2e+07": a magnitude is a plain number
+    return f"{sign}{text}{unit}"
 
 
 def adjust_incident(spec: dict[str, Any], incident_id: str, failed: list[str], horizon_days: int) -> str | None:
