@@ -95,9 +95,14 @@ def _candidates_for(name: str):
         from tools.queries.templates.common import base_spec
 
         for t in ctx.catalog.tables.values():
-            for w in ctx.pick(days(t), 2 if t.periodic else 3):
+            all_days = days(t)
+            picked = ctx.pick(all_days, 2 if t.periodic else 3)
+            # the seeded picks first; then the other days, so a small world still offers enough shapes
+            for w in picked + [d for d in all_days if d not in picked]:
                 if t.periodic:
-                    what = [({"key": k.name}, _series(ctx, t, k, w)) for k in ctx.pick(numeric_keys(t, 4), 2)]
+                    keys = numeric_keys(t, 4)
+                    chosen = ctx.pick(keys, 2)
+                    what = [({"key": k.name}, _series(ctx, t, k, w)) for k in chosen + [k for k in keys if k not in chosen]]
                 else:  # event logs: rows per hour per value of a column on the rows
                     cols = [c.name for c in t.states] + [a.name for a in t.attrs if a.table is None]
                     what = [({"key": None, "series": "hourly_count", "by": c}, _hourly_series(ctx, t, c, w))
