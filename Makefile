@@ -25,15 +25,15 @@ demo: $(STAMP)
 
 # the postgres export/backend tests start a throwaway cluster from Debian's server binaries
 postgres:
-	@bash .ci/install_postgres.sh
+	@bash .ci/ensure_debian_package.sh postgresql 'compgen -G "/usr/lib/postgresql/*/bin/initdb"'
 
 # the gold-SQL dialect tests run Spark SQL on a local PySpark session, which needs a Java runtime
 java:
-	@bash .ci/install_java.sh
+	@bash .ci/ensure_debian_package.sh default-jre-headless 'command -v java'
 
 # the report tests render report.html in Debian's headless Chromium
 chromium:
-	@bash .ci/install_chromium.sh
+	@bash .ci/ensure_debian_package.sh chromium 'test -x /usr/bin/chromium'
 
 test: $(STAMP) postgres java chromium
 	$(VENV)/bin/ruff check .

@@ -20,7 +20,7 @@ def _pg_bin() -> Path:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
         pytest.fail("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: install Debian's "
-                    "`postgresql` package (`make test` does it via .ci/install_postgres.sh, or run "
+                    "`postgresql` package (`make test` does it via make postgres, or run "
                     "`apt-get install -y postgresql` as root)", pytrace=False)
     return Path(found[-1]).parent
 

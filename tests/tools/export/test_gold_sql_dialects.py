@@ -28,7 +28,7 @@ def _java_home() -> str:
     java = shutil.which("java")
     if java is None:
         pytest.fail("no java on PATH: install Debian's default-jre-headless (`make test` runs "
-                    ".ci/install_java.sh), or `apt-get install -y default-jre-headless` as root", pytrace=False)
+                    "make java), or `apt-get install -y default-jre-headless` as root", pytrace=False)
     return os.path.dirname(os.path.dirname(os.path.realpath(java)))
 
 

@@ -1,6 +1,6 @@
 """report.html and compare.html in a real browser (Debian's headless Chromium, offline): the page
 shows no raw markdown (no ``**``, no backticks, no literal ``\\n``) and every figure loads; a
-screenshot is saved. ``make test`` installs chromium where missing (.ci/install_chromium.sh)."""
+screenshot is saved. ``make test`` installs chromium where missing (make chromium)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ MARKDOWN_AGENT = '''def answer(question, context):
 
 
 def _chromium(*args: str, profile: Path) -> subprocess.CompletedProcess:
-    assert Path(CHROMIUM).is_file(), "Chromium is missing: run .ci/install_chromium.sh (make test does)"
+    assert Path(CHROMIUM).is_file(), "Chromium is missing: run make chromium (make test does)"
     return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, text=True,
                           timeout=120)
 
