@@ -163,6 +163,9 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
         with ctx.pandas_lock:
             out.naive = canonical(t.naive(ctx.frames, q), atype)
         if not naive_in_domain(t, c, out.naive):  # no agent would answer that: not a misreading to record
+            if t.family == "stateful":  # a stateful question exists to show its misreading: drop it
+                out.reason = "no plausible naive reading: the misreading falls outside the answer's domain"
+                return out
             out.naive = None
         elif agree(out.naive, out.answer):
             out.reason = "not discriminative: the naive reading gives the same answer"

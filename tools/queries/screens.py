@@ -4,7 +4,8 @@
 - a ranking with fewer entries than the question asks for ("which 5 ..." where 3 exist);
 - a naive reading outside the answer's domain (a percentage above 100, a negative count or
   duration) is no misreading an agent would give: it is dropped from the record (``naive_answer``
-  null), the question stays.
+  null) and the question stays, except a stateful question, which exists to show its misreading and
+  is dropped.
 """
 
 from __future__ import annotations

@@ -82,8 +82,9 @@ def evaluate(bundle, records, spec, run_dir, *, env=None, timeout=TIMEOUT, **kw)
 
 READER = textwrap.dedent('''
     import glob, json, os, sys
+    from tools.harness.prompting import question_of
     from tools.harness.reference import render_answer
-    q = sys.stdin.read().strip()
+    q = question_of(sys.stdin.read().strip())  # the question after the suite's preamble and evidence
     pats = ["qa.jsonl", "../qa.jsonl", "../../qa.jsonl", "../*/qa.jsonl", "../../*/qa.jsonl", "../*/*/qa.jsonl",
             "suite.jsonl", "../suite.jsonl", "../*/suite.jsonl", "incidents.json", "../*/incidents.json"]
     for value in os.environ.values():
@@ -117,9 +118,11 @@ def test_an_agent_hunting_for_qa_jsonl_finds_nothing_near_it(iot_bundle, suite, 
 
 MEMORY_SCANNER = textwrap.dedent('''
     import gc
+    from tools.harness.prompting import question_of
     from tools.harness.reference import render_answer
 
     def answer(question, context):
+        question = question_of(question)  # the question after the suite's preamble and evidence
         for o in gc.get_objects():
             if isinstance(o, dict) and o.get("question") == question and "answer" in o:
                 return render_answer(o["answer"], o["answer_type"])
