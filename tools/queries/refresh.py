@@ -70,8 +70,9 @@ def refresh_answers(bundle: Path | str, records: list[dict[str, Any]], seed: int
         for r in pending:
             hit = found.get(candidate_key(r["params"], bool(r.get("contrast"))))
             o = evaluate(hit[0], hit[1], ctx) if hit else None
-            if o is not None and o.kept:
-                updated[r["id"]] = outcome_record(o, r["id"], ctx)
+            if o is not None and o.kept:  # the same question: it keeps its wording, only its answer changes
+                wording = {k: r[k] for k in ("question", "canonical_question", "precise_question", "evidence") if k in r}
+                updated[r["id"]] = {**outcome_record(o, r["id"], ctx), **wording}
             else:
                 lost.append(r)
     finally:

@@ -46,12 +46,17 @@ def events_cte(q: QuerySpec, flags: dict[str, dict | None], where: str = "TRUE")
 
 def avg_time_between(q: QuerySpec) -> str:
     """Mean seconds from each entity's first A to its first B after it (first A in the window);
-    ``pairing: each``: every A row in the window to the first B strictly later (ASOF join)."""
+    ``pairing: each``: every A row in the window to the first B strictly later. Written with a window
+    function over one row per (entity, time), A rows counted, rather than an ASOF join, so the gold SQL
+    also runs in the warehouses' dialects (Postgres and Spark have no ASOF join)."""
     if q.p("pairing", "first") == "each":
         return (f"WITH {events_cte(q, {'is_a': q.p('a'), 'is_b': q.p('b')})}, "
-                f"a AS (SELECT e, t AS ta FROM x WHERE is_a AND {win('t', q)}), "
-                "b AS (SELECT e, t AS tb FROM x WHERE is_b) "
-                "SELECT avg(epoch_us(b.tb) - epoch_us(a.ta)) / 1e6 FROM a ASOF JOIN b ON a.e = b.e AND b.tb > a.ta")
+                "g AS (SELECT e, t, sum(CASE WHEN is_a THEN 1 ELSE 0 END) AS na, "
+                "max(CASE WHEN is_b THEN 1 ELSE 0 END) AS hb FROM x GROUP BY e, t), "
+                "n AS (SELECT e, t, na, min(CASE WHEN hb = 1 THEN t END) OVER (PARTITION BY e ORDER BY t "
+                "ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS tb FROM g) "
+                "SELECT CAST(sum(na * (epoch_us(tb) - epoch_us(t))) AS DOUBLE) / sum(na) / 1e6 FROM n "
+                f"WHERE na > 0 AND tb IS NOT NULL AND {win('t', q)}")
     if q.p("pairing", "first") != "first":
         raise ValueError(f"pairing {q.p('pairing')!r}: use first or each")
     return (f"WITH {events_cte(q, {'is_a': q.p('a'), 'is_b': q.p('b')})}, "
