@@ -37,7 +37,7 @@ chromium:
 
 test: $(STAMP) postgres java chromium
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2  # two workers: the machine has 2 cores (pytest-xdist)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -121,10 +120,13 @@ def test_list_never_imports_torch_and_starts_fast(tmp_path):
     assert "pattern:flatline" in r.stdout
     exe = Path(sys.executable).with_name("chronoeval")
     cmd = [str(exe)] if exe.is_file() else [sys.executable, "-m", "graph.cli"]
+    import resource
+
     best = float("inf")
-    for _ in range(3):  # best of three: the machine is shared
-        t0 = time.perf_counter()
+    for _ in range(3):  # best of three, in CPU seconds of the child: the machine is shared
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([*cmd, "memory", "list", "--dir", str(tmp_path)], cwd=ROOT, check=True,
                        capture_output=True, timeout=60)
-        best = min(best, time.perf_counter() - t0)
-    assert best <= 1.5, f"`chronoeval memory list` took {best:.2f}s"
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    assert best <= 1.5, f"`chronoeval memory list` took {best:.2f} CPU seconds"

@@ -77,6 +77,6 @@ def test_huge_and_hostile_replies_are_graded_quickly_and_never_crash():
     table = "| cell | failures |\n|---|---|\n" + "\n".join(f"| CELL_{i} | {i * 3} |" for i in range(50000))
     for reply in (table, " ".join(str(i) for i in range(200000)), "1e999 ms", "(" * 10**5 + "1" + ")" * 10**5,
                   "respectively " * 20000):
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time: what the grader costs, whatever else the machine runs
         g = grade_response(MEAN, reply)
-        assert time.perf_counter() - t0 < 3.0 and g.label in ("correct", "incorrect", "runtime_error")
+        assert time.process_time() - t0 < 3.0 and g.label in ("correct", "incorrect", "runtime_error")
