@@ -5,7 +5,7 @@ response that answers anyway (a figure, a cause) is a fabrication, hence incorre
 
 from __future__ import annotations
 
-C, I = "correct", "incorrect"
+C, I = "correct", "incorrect"  # noqa: E741
 
 
 def _rec(key, family, question, answer, params):
