@@ -3,27 +3,17 @@ that loads back, a report with the fidelity table; bad input exits 2 with one me
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from graph.cli import app
+from tests.reference_data import reference_dir
 from tools.infer.fidelity import entity_for_table
 from tools.spec import load_spec
 
-
-def _reference_dir() -> Path:
-    path = Path(__file__).parents[1] / "tools" / "infer" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_infer_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.reference_dir()
-
-
-REF = _reference_dir()
+REF = reference_dir()
 
 
 def run(*args):

@@ -7,30 +7,14 @@ The CSVs are read in place (never copied into the repository) and loaded into a 
 import csv
 from collections import defaultdict
 from datetime import datetime
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from tests.reference_data import reference_dir
 from tools.queries.spec import EntityFilter, Predicate, QuerySpec, Window
 
-
-def _reference_dir() -> Path:
-    """$CHRONOEVAL_REFERENCE_DATA, else ../shared beside the repository, else the workplace's copy
-    (CI clones the repository elsewhere). Missing data fails the tests: they are acceptance tests."""
-    import os
-
-    here = Path(__file__).resolve().parents[3]
-    tried = [Path(os.environ["CHRONOEVAL_REFERENCE_DATA"])] if os.environ.get("CHRONOEVAL_REFERENCE_DATA") else []
-    tried += [here.parent / "shared" / "reference-data", Path("/work/shared/reference-data")]
-    for d in tried:
-        if (d / "agentfuel-public" / "ecommerce_sessions_data.csv").is_file():
-            return d / "agentfuel-public"
-    pytest.fail("public reference tables not found in " + ", ".join(map(str, tried)) +
-                "; set CHRONOEVAL_REFERENCE_DATA to the reference-data directory", pytrace=False)
-
-
-REF = _reference_dir()
+REF = reference_dir()
 SESSIONS, USERS = REF / "ecommerce_sessions_data.csv", REF / "ecommerce_users_data.csv"
 
 
