@@ -9,7 +9,7 @@ import numpy as np
 import pint
 import pytest
 
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 OWN_FIELDS = ("payments", "product_analytics", "support_ops", "mobility", "logistics")
 FIXED_DIRECTION = {"spike": "up", "dip": "down"}

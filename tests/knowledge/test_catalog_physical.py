@@ -9,7 +9,7 @@ import pint
 import pytest
 
 from knowledge.catalog import catalog_files
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 PHYSICAL_FIELDS = {
     "vital_signs": 20, "healthcare_ops": 15, "energy": 35, "environment": 25, "rotating_machinery": 18,

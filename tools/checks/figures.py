@@ -12,7 +12,7 @@ import numpy as np
 from tools.checks.model import Bundle, in_list, iso_to_us, qi
 from tools.checks.patterns import make_ctx, peers
 from tools.checks.series import fetch
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 from tools.sqlsafe import quote_literal
 
 HOUR = 3_600_000_000

@@ -21,7 +21,7 @@ from tools.checks.model import (
 from tools.checks.patterns import Ctx, allowed_fp, needed, pattern, peers, table_columns, value_checks
 from tools.checks.series import control_windows, fetch, robust_scale, spread
 from tools.checks.tables import NULL_LABEL, label, label_maps
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 
 def missing_checks(ctx: Ctx) -> tuple[Check, Check]:

@@ -49,7 +49,7 @@ from tools.checks.tables import (
     initial_states,
     label,
 )
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 
 @dataclass

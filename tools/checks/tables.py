@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tools.common.durations import parse_duration
 from tools.spec.distributions import ForeignKey
-from tools.spec.durations import parse_duration
 from tools.spec.entity import EntityType
 from tools.spec.measurement import Measurement
 from tools.spec.model import Spec

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.common.durations import format_duration, parse_duration
 from tools.describe.catalog_model import Catalog, EntityArchetype
 from tools.describe.match import index, tokens
 from tools.describe.profiles import TRANSITION_WEIGHTS
-from tools.spec.durations import format_duration, parse_duration
 
 LIFECYCLE_ROLES = {"waiting", "in_progress", "success", "failure", "cancelled"}
 TERMINAL_ROLES = {"success", "failure", "cancelled"}

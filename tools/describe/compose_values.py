@@ -10,10 +10,10 @@ import math
 import re
 from typing import Any
 
+from tools.common.durations import parse_duration
 from tools.describe.catalog_model import Catalog, MeasurementArchetype, RoleEffect
 from tools.describe.draft import MeasurementDraft
 from tools.describe.units import convert, convert_spread, is_currency, parse_unit, unit_label
-from tools.spec.durations import parse_duration
 
 PEAKS = {"day_peak": "14h", "evening_peak": "19h", "night_peak": "3h", "business_hours": "13h", "commute": "8h",
          "solar": "12h", "night_low": "15h"}

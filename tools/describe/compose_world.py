@@ -13,6 +13,7 @@ import math
 import re
 from typing import Any
 
+from tools.common.durations import parse_duration
 from tools.describe.catalog_model import Catalog, EntityArchetype, MeasurementArchetype
 from tools.describe.compose_incidents import lifecycle_incidents, reporter_incidents
 from tools.describe.compose_machine import TERMINAL_ROLES, lifecycle_machine, reporter_machine, state_role
@@ -21,7 +22,6 @@ from tools.describe.defaults import DEFAULT_MEASUREMENTS, DEFAULT_STATES, report
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
 from tools.describe.match import singular
-from tools.spec.durations import parse_duration
 from tools.spec.model import Spec
 
 TARGET_ROWS = 300_000

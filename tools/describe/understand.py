@@ -564,7 +564,7 @@ class _Reader:
 
 def parse_days(horizon: str | None) -> int | None:
     """Whole days of a horizon like '14d' (None when not stated)."""
-    from tools.spec.durations import parse_duration
+    from tools.common.durations import parse_duration
 
     return max(1, int(parse_duration(horizon) // 86400)) if horizon else None
 

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.common.conditions import Condition
+from tools.common.durations import parse_duration
 from tools.generate.population import Population
 from tools.generate.sampling import dwell_params
-from tools.spec.durations import parse_duration
-from tools.spec.entity import Condition, StateMachine
+from tools.spec.entity import StateMachine
 
 
 @dataclass

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from tools.common.durations import parse_duration
 from tools.generate.behaviour import Behaviour
 from tools.generate.measure import compute_measurements
 from tools.generate.population import Population
 from tools.generate.sampling import Column
 from tools.generate.simulate import Segments, ever_in, simulate, state_at
-from tools.spec.durations import parse_duration
 
 
 def _terminal_end(seg: Segments, behaviour: Behaviour | None, n_units: int, t1: np.ndarray,

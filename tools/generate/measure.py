@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import numpy as np
 from scipy.signal import lfilter
 
+from tools.common.durations import parse_duration
 from tools.generate.population import Population
-from tools.spec.durations import parse_duration
 from tools.spec.formula import evaluate_formula, formula_names
 from tools.spec.measurement import ArNoise, IidNoise, Measurement, PoissonNoise, Spikes
 

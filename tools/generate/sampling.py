@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.spec.distributions import (
-    Categorical,
-    Constant,
-    Exponential,
-    Fixed,
-    Gamma,
-    IntegerRange,
-    Listed,
-    LogNormal,
-    LogNormalDwell,
-    Normal,
-    Uniform,
-    UniformDwell,
-)
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
+from tools.common.dwell import Exponential, Fixed, Gamma, LogNormalDwell, UniformDwell
+from tools.spec.distributions import Categorical, Constant, IntegerRange, Listed, LogNormal, Normal, Uniform
 
 
 class Column:

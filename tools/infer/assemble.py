@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pandas as pd
 
+from tools.common.durations import format_duration
 from tools.infer.fit_dist import categorical, fit_numeric
 from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_noise import link_noise
@@ -21,7 +22,6 @@ from tools.infer.overrides import LabelSource, fit_overrides
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
 from tools.spec.distributions import ForeignKey, Listed, ParentAttribute
-from tools.spec.durations import format_duration
 from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec, TrajectoryFlag
 from tools.spec.model import Spec
 

@@ -14,20 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from tools.spec.distributions import (
-    Categorical,
-    Constant,
-    Exponential,
-    Fixed,
-    Gamma,
-    IntegerRange,
-    LogNormal,
-    LogNormalDwell,
-    Normal,
-    Uniform,
-    UniformDwell,
-)
-from tools.spec.durations import format_duration
+from tools.common.durations import format_duration
+from tools.common.dwell import Exponential, Fixed, Gamma, LogNormalDwell, UniformDwell
+from tools.spec.distributions import Categorical, Constant, IntegerRange, LogNormal, Normal, Uniform
 
 FIT_SAMPLE = 20_000
 

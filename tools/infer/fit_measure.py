@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from tools.common.durations import format_duration
 from tools.infer.fit_dist import _sig, decimals_of
 from tools.infer.fit_noise import caps, fit_noise
 from tools.spec.distributions import Normal
-from tools.spec.durations import format_duration
 from tools.spec.entity import Attribute
 from tools.spec.measurement import (
     AttributeEffect,

@@ -19,10 +19,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import chi2, chi2_contingency, kruskal
 
+from tools.common.conditions import Condition
 from tools.infer.fit_dist import fit_dwell
 from tools.infer.fit_states import StateFit, normalised
 from tools.infer.profile import Profile, seconds
-from tools.spec.entity import Condition, TransitionOverride
+from tools.spec.entity import TransitionOverride
 
 P_MAX = 1e-3
 TV_MIN = 0.05

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tools.common.durations import format_duration
 from tools.infer.fidelity import CADENCE_REL, KS_MAX, ROWS_REL, TRANSITION_MAX, TV_MAX, FidelityRow
-from tools.spec.durations import format_duration
 
 
 def _table(header: list[str], rows: list[list[object]]) -> list[str]:

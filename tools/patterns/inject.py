@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tools.common.durations import parse_duration
 from tools.generate.measure import seasonal_wave
 from tools.patterns.library import VALUE_PATTERNS
 from tools.patterns.magnitude import parse_magnitude
 from tools.patterns.resolve import ResolvedIncident
-from tools.spec.durations import parse_duration
 from tools.spec.measurement import Measurement
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 PatternFn = Callable[..., np.ndarray]
 

@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from tools.common.base import Duration, PositiveDuration, SpecModel
+from tools.common.conditions import Condition
+from tools.common.dwell import DwellDistribution
 from tools.patterns.magnitude import parse_magnitude
-from tools.spec.base import Duration, PositiveDuration, SpecModel
-from tools.spec.distributions import DwellDistribution
-from tools.spec.entity import Condition
 
 MagnitudeText = float | str
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 from tools.spec.model import Spec
 
 

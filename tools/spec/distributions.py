@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from tools.spec.base import Duration, PositiveDuration, SpecModel
+from tools.common.base import SpecModel
 
 # ---------------------------------------------------------------- static attributes
 
@@ -120,68 +120,3 @@ AttributeDistribution = Annotated[
     Categorical | Normal | Uniform | LogNormal | IntegerRange | Constant | Listed | ForeignKey | ParentAttribute,
     Field(discriminator="kind"),
 ]
-
-# ---------------------------------------------------------------- dwell times
-
-
-class Exponential(SpecModel):
-    """Memoryless dwell with the given mean."""
-
-    kind: Literal["exponential"]
-    mean: PositiveDuration
-
-
-class LogNormalDwell(SpecModel):
-    kind: Literal["lognormal"]
-    median: PositiveDuration
-    sigma: float = Field(ge=0, le=10)
-
-
-class Gamma(SpecModel):
-    """Gamma dwell with the given mean; ``shape`` > 1 makes dwell times more regular."""
-
-    kind: Literal["gamma"]
-    mean: PositiveDuration
-    shape: float = Field(gt=0)
-
-
-class Fixed(SpecModel):
-    kind: Literal["fixed"]
-    value: PositiveDuration
-
-
-class UniformDwell(SpecModel):
-    kind: Literal["uniform"]
-    low: Duration
-    high: PositiveDuration
-
-    @model_validator(mode="after")
-    def _order(self):
-        from tools.spec.durations import parse_duration
-
-        if parse_duration(self.high) < parse_duration(self.low):
-            raise ValueError(f"uniform dwell high ({self.high}) is below low ({self.low})")
-        return self
-
-
-DwellDistribution = Annotated[
-    Exponential | LogNormalDwell | Gamma | Fixed | UniformDwell, Field(discriminator="kind")
-]
-
-
-def dwell_mean_seconds(dist: Exponential | LogNormalDwell | Gamma | Fixed | UniformDwell) -> float:
-    """The mean dwell time in seconds implied by a dwell distribution."""
-    import math
-
-    from tools.spec.durations import parse_duration as p
-
-    match dist:
-        case Exponential() | Gamma():
-            return p(dist.mean)
-        case LogNormalDwell():
-            return p(dist.median) * math.exp(dist.sigma**2 / 2)
-        case Fixed():
-            return p(dist.value)
-        case UniformDwell():
-            return (p(dist.low) + p(dist.high)) / 2
-    raise TypeError(dist)

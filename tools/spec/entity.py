@@ -6,28 +6,11 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from tools.spec.base import Duration, PositiveDuration, SpecModel
-from tools.spec.distributions import AttributeDistribution, DwellDistribution
+from tools.common.base import Duration, PositiveDuration, SpecModel
+from tools.common.conditions import Condition
+from tools.common.dwell import DwellDistribution
+from tools.spec.distributions import AttributeDistribution
 from tools.spec.measurement import Measurement
-
-
-class Condition(SpecModel):
-    """A predicate on one static attribute of the entity: exactly one comparison is given."""
-
-    attribute: str
-    equals: str | float | int | bool | None = None
-    in_: list[str | float | int | bool] | None = Field(default=None, alias="in")
-    gt: float | None = None
-    ge: float | None = None
-    lt: float | None = None
-    le: float | None = None
-
-    @model_validator(mode="after")
-    def _one(self):
-        given = [k for k in ("equals", "in_", "gt", "ge", "lt", "le") if getattr(self, k) is not None]
-        if len(given) != 1:
-            raise ValueError("a condition needs exactly one of equals, in, gt, ge, lt, le")
-        return self
 
 
 class Attribute(SpecModel):

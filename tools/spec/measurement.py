@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from tools.spec.base import Duration, PositiveDuration, SpecModel
+from tools.common.base import Duration, PositiveDuration, SpecModel
 
 
 class NoNoise(SpecModel):

@@ -6,10 +6,11 @@ from datetime import datetime
 
 from pydantic import Field, model_validator
 
+from tools.common.base import Duration, PositiveDuration, SpecModel, Timestamp
+from tools.common.durations import parse_duration, parse_timestamp
+from tools.common.dwell import DwellDistribution
 from tools.patterns.model import Incident
-from tools.spec.base import Duration, PositiveDuration, SpecModel, Timestamp
-from tools.spec.distributions import AttributeDistribution, DwellDistribution
-from tools.spec.durations import parse_duration, parse_timestamp
+from tools.spec.distributions import AttributeDistribution
 from tools.spec.entity import EntityType
 from tools.spec.measurement import MeasurementPatch
 

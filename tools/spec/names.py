@@ -17,8 +17,8 @@ import string
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from tools.spec.distributions import dwell_mean_seconds
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
+from tools.common.dwell import dwell_mean_seconds
 
 if TYPE_CHECKING:
     from tools.spec.entity import EntityType

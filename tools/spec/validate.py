@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tools.common.durations import parse_duration
 from tools.spec.distributions import Categorical, ForeignKey, ParentAttribute
-from tools.spec.durations import parse_duration
 from tools.spec.formula import formula_names
 
 if TYPE_CHECKING:

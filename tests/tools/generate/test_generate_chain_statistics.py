@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tools.spec.distributions import dwell_mean_seconds
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
+from tools.common.dwell import dwell_mean_seconds
 
 from ._helpers import (
     assert_rows_within_3se,

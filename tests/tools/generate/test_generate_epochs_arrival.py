@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from tools.common.durations import parse_duration
+from tools.common.dwell import dwell_mean_seconds
 from tools.generate import generate_bundle
-from tools.spec.distributions import dwell_mean_seconds
-from tools.spec.durations import parse_duration
 
 from ._helpers import column, emit_type, spec_from
 

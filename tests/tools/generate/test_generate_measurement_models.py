@@ -8,7 +8,7 @@ import pytest
 from scipy.signal import periodogram
 from statsmodels.tsa.ar_model import AutoReg
 
-from tools.spec.durations import parse_duration
+from tools.common.durations import parse_duration
 
 from ._helpers import column, emit_type, spec_from
 

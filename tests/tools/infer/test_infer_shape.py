@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tools.common.dwell import dwell_mean_seconds
 from tools.generate import generate_bundle
 from tools.infer import infer
 from tools.infer.fidelity import entity_for_table, regenerate
@@ -21,7 +22,6 @@ from tools.infer.fit_noise import tail_share
 from tools.infer.overrides import rate_lr_pvalue
 from tools.infer.profile import seconds
 from tools.spec import parse_spec_text
-from tools.spec.distributions import dwell_mean_seconds
 
 FLEET = textwrap.dedent("""
     name: fleet

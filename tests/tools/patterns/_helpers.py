@@ -144,7 +144,7 @@ def spec_with(incidents: str, world: str = WORLD, seed: int | None = None) -> Sp
 
 def at(text: str) -> pd.Timestamp:
     """An offset from WORLD's start (``30h``, ``1d6h15m``) as a UTC timestamp."""
-    from tools.spec.durations import parse_duration
+    from tools.common.durations import parse_duration
 
     return pd.Timestamp(START + timedelta(seconds=parse_duration(text)))
 

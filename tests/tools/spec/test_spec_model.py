@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.common.durations import parse_timestamp
 from tools.spec import SpecError, dump_spec, format_duration, load_spec, parse_duration, parse_spec_text
-from tools.spec.durations import parse_timestamp
 
 SAMPLE = Path(__file__).with_name("sample_iot.yaml")
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
-from tools.spec.durations import parse_duration, parse_timestamp
+from tools.common.durations import parse_duration, parse_timestamp
 
 
 class SpecModel(BaseModel):
