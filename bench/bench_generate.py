@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 def rows_at_scale_one(spec) -> tuple[int, int]:
     """Rows and value columns (numeric columns) the spec's periodic tables produce at scale 1."""
+    from tools.common.durations import parse_duration
     from tools.generate import build_populations
-    from tools.spec.durations import parse_duration
 
     rows, values = 0, 0
     for name, pop in build_populations(spec, spec.seed, 1.0).items():
@@ -51,8 +51,8 @@ def rows_at_scale_one(spec) -> tuple[int, int]:
 
 def child_generate(pack: str, scale: float, out: str, mode: str = "plain") -> None:
     """mode: plain (incidents stripped), incidents (injected), checked (injected + tools.checks)."""
+    from knowledge.packs import resolve_spec
     from tools.generate import generate_bundle
-    from tools.spec import resolve_spec
 
     spec = resolve_spec(pack)
     if mode == "plain":
@@ -102,7 +102,7 @@ def run_child(*args: str) -> dict:
 def measure(pack: str, rows: int, mode: str = "plain", yardstick: bool = True) -> tuple[dict, dict | None, float, int]:
     """Generate ``rows`` rows of ``pack`` and (unless ``yardstick`` is False) the yardstick, each in
     its own process."""
-    from tools.spec import resolve_spec
+    from knowledge.packs import resolve_spec
 
     base_rows, columns = rows_at_scale_one(resolve_spec(pack))
     scale = rows / base_rows

@@ -32,9 +32,9 @@ def main() -> None:
     args = ap.parse_args()
 
     from bench.bench_generate import rows_at_scale_one
+    from knowledge.packs import resolve_spec
     from tools.generate import generate_bundle
     from tools.queries.suite import build_suite
-    from tools.spec import resolve_spec
 
     spec = resolve_spec(args.pack)
     tmp = None

@@ -75,9 +75,9 @@ def main() -> None:
         return child(args.child, str(args.keep), args.memory_limit)
 
     from bench.bench_generate import rows_at_scale_one
+    from knowledge.packs import resolve_spec
     from tools.generate import generate_bundle
     from tools.generate.distributed import cluster_client
-    from tools.spec import resolve_spec
 
     spec = resolve_spec(args.pack)
     tmp = None

@@ -42,7 +42,8 @@ def _root(debug: Annotated[bool, typer.Option("--debug", help="Show full traceba
 def packs() -> None:
     """List the built-in domain packs."""
     from graph.console import print_packs
-    from tools.spec import SpecError, list_packs, load_pack
+    from knowledge.packs import list_packs, load_pack
+    from tools.spec import SpecError
 
     with errors():
         rows = []
@@ -68,22 +69,19 @@ def init(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Start a spec from a built-in pack: copies the pack's YAML (comments included) to -o."""
-    from tools.spec import SpecError, list_packs, pack_path
+    from knowledge.packs import pack_path, unknown_pack
 
     with errors():
         source = pack_path(pack)
         if not source.is_file():
-            from tools.suggest import did_you_mean
-
-            raise SpecError(pack, [("", f"no such pack; {did_you_mean(pack, list_packs())}available packs: "
-                                        f"{', '.join(list_packs()) or 'none'}")])
+            raise unknown_pack(pack, empty="none")
         if output.exists() and (not force or output.is_dir()):
             what = "is a directory" if output.is_dir() else "already exists"
             raise FileExistsError(f"{output} {what}; choose another -o path"
                                   + ("" if output.is_dir() else " or pass --force to overwrite it"))
         text = source.read_text(encoding="utf-8")
         output.parent.mkdir(parents=True, exist_ok=True)
-        from tools.generate.atomic import atomic_write_text
+        from tools.bundle.atomic import atomic_write_text
 
         atomic_write_text(output, text)
         print_ok(f"wrote {output} from pack '{pack}'; edit it, then run `chronoeval validate {output}`")
@@ -94,7 +92,7 @@ def validate(
     spec_or_pack: Annotated[str, typer.Argument(metavar="SPEC_OR_PACK", help="A spec YAML path or a pack name.")],
 ) -> None:
     """Check a spec (or pack) and report every problem with its YAML path and line."""
-    from tools.spec import resolve_spec
+    from knowledge.packs import resolve_spec
 
     with errors():
         spec = resolve_spec(spec_or_pack)
@@ -155,7 +153,7 @@ def generate(
 ) -> None:
     """Generate the data bundle (spec.yaml, data/*.parquet, data.duckdb, incidents.json, manifest.json),
     then run the checks (checks.json, report.md, figures/). Exits 3 when a check fails."""
-    from tools.spec import resolve_spec
+    from knowledge.packs import resolve_spec
 
     with errors():
         if engine not in ("local", "dask"):
@@ -194,7 +192,7 @@ def _run_checks(output: Path, allow_failed: bool, table: bool = False) -> None:
 
 def _report_checks(checks: list, output: Path, allow_failed: bool, table: bool = False) -> None:
     from graph.console import print_check_summary, print_checks
-    from tools.checks.model import open_bundle
+    from tools.bundle.opened import open_bundle
     from tools.checks.run import explain_failures
 
     if table:
@@ -223,7 +221,7 @@ def check(
     with errors():
         _memory_limit(memory_limit)
         from graph.cli_verify import bundle_writer
-        from tools.checks.model import open_bundle
+        from tools.bundle.opened import open_bundle
 
         open_bundle(bundle).close()
         with bundle_writer(bundle, content_only=True):  # it rewrites the report files
@@ -261,7 +259,7 @@ def queries(
     must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""
     with errors():
         _memory_limit(memory_limit)
-        from tools.checks.model import open_bundle
+        from tools.bundle.opened import open_bundle
 
         open_bundle(bundle).close()
         from graph.cli_base import register_user_errors

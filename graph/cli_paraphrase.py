@@ -17,6 +17,7 @@ import typer
 
 from graph.cli_base import app, errors, register_user_errors
 from graph.console import out, print_error, print_ok
+from tools.bundle.files import MANIFEST, QA
 
 
 class ParaphraseInputError(ValueError):
@@ -31,7 +32,8 @@ def _register() -> None:
 
 def choose_personas(spec: str | None, domain: str | None):
     """The personas to use: the named ones (in that order) or the library's, domain-typical first."""
-    from tools.paraphrase.personas import load_personas, personas_for
+    from knowledge.personas import load_personas
+    from tools.paraphrase.personas import personas_for
 
     library = load_personas()
     if not spec:
@@ -61,13 +63,13 @@ def paraphrase(
         from graph.cli_verify import bundle_writer
         from graph.console import RichProgress
 
-        qa = bundle / "qa.jsonl"
+        qa = bundle / QA
         if not qa.is_file():
             raise ParaphraseInputError(f"{qa} not found: {bundle} is not a bundle with questions; run "
                                        f"`chronoeval queries {bundle}` first")
         domain = None
         try:
-            domain = json.loads((bundle / "manifest.json").read_text()).get("spec")
+            domain = json.loads((bundle / MANIFEST).read_text()).get("spec")
         except (OSError, ValueError):
             pass
         chosen = choose_personas(personas, domain if isinstance(domain, str) else None)

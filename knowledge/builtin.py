@@ -16,23 +16,18 @@ from pathlib import Path
 import yaml
 
 from knowledge.documents import Doc
+from knowledge.packs import list_packs, load_pack, pack_dir, pack_path
+from knowledge.personas import PERSONAS_FILE
 
 KNOWLEDGE_DIR = Path(__file__).resolve().parent
 DOCS_DIR = KNOWLEDGE_DIR / "docs"
-PERSONAS_FILE = KNOWLEDGE_DIR / "personas.yaml"
-
-
-def _pack_dir() -> Path:
-    from tools.spec.io import pack_dir
-
-    return pack_dir()
 
 
 def source_files() -> list[Path]:
     """Every file the built-in documents are made from (packs, docs, personas, this module)."""
     from knowledge.catalog import catalog_files
 
-    files = sorted(_pack_dir().glob("*.yaml")) + sorted(DOCS_DIR.glob("*.yaml")) + catalog_files()
+    files = sorted(pack_dir().glob("*.yaml")) + sorted(DOCS_DIR.glob("*.yaml")) + catalog_files()
     if PERSONAS_FILE.is_file():
         files.append(PERSONAS_FILE)
     return files + [Path(__file__)]
@@ -83,8 +78,6 @@ def _first_sentence(text: str) -> str:
 def pack_docs(name: str) -> list[Doc]:
     """One pack as chunks: header sections, entity types, state machines, measurement groups,
     shipped incidents and exemplars."""
-    from tools.spec.io import load_pack, pack_path
-
     path = pack_path(name)
     spec = load_pack(name)
     src = f"knowledge/packs/{path.name}"
@@ -208,8 +201,6 @@ def catalog_docs() -> list[Doc]:
 
 def builtin_docs() -> list[Doc]:
     """Every built-in document, in a stable order (ids are unique)."""
-    from tools.spec.io import list_packs
-
     docs = [d for name in list_packs() for d in pack_docs(name)]
     docs += pattern_docs() + template_docs() + library_persona_docs() + catalog_docs()
     seen: set[str] = set()

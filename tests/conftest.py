@@ -41,9 +41,12 @@ def _offline_llm(monkeypatch, tmp_path_factory, _private_home):
     monkeypatch.setenv("CHRONOEVAL_MEMORY_DIR", str(tmp_path_factory.mktemp("memory")))
     monkeypatch.setenv("CHRONOEVAL_EMBEDDINGS", "hash")
     # a model found unreachable by one test (agents.models goes offline) must not stay so for the next
+    from agents.llm_cache import use_cache_dir
     from agents.models import reset_offline
+    from graph.paths import llm_cache_dir
 
     reset_offline()
+    use_cache_dir(llm_cache_dir)  # as the CLI does: the response cache where CHRONOEVAL_CACHE_DIR says
 
 
 @pytest.fixture
@@ -73,9 +76,9 @@ def pack_suites(tmp_path_factory):
     """Every built-in pack generated at a small scale (observability needs 0.5 for its incident
     targets) with its default question suite: {pack: bundle dir}. Built once per session (≈15 s);
     copy a bundle before changing it."""
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
     from tools.queries.suite import build_suite
-    from tools.spec import load_pack
 
     root = tmp_path_factory.mktemp("pack-suites")
     out = {}
@@ -91,9 +94,9 @@ def pack_suites(tmp_path_factory):
 def small_bundle(tmp_path_factory):
     """``small_bundle(pack, n, seed)``: the pack at scale 0.3 with an ``n``-question suite, built once
     per (pack, n, seed) for the whole session. Copy it before changing it."""
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
     from tools.queries.suite import build_suite
-    from tools.spec import load_pack
 
     built: dict = {}
 

@@ -37,7 +37,8 @@ def test_a_count_in_the_request_is_honoured_and_said_in_words(pack_suites, tmp_p
 @pytest.mark.slow
 def test_new_incident_questions_get_the_paraphrases_the_suite_had(pack_suites, tmp_path):
     from agents.paraphraser import paraphrase_bundle
-    from tools.paraphrase.personas import load_personas, personas_for
+    from knowledge.personas import load_personas
+    from tools.paraphrase.personas import personas_for
 
     b = _copy(pack_suites, "iot", tmp_path)
     paraphrase_bundle(b, personas_for("iot", load_personas())[:2], 2)

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 import graph.cli as cli
 from graph.cli import app, spec_tables
-from tools.spec import list_packs, load_spec
+from knowledge.packs import list_packs
+from tools.spec import load_spec
 
 SAMPLE = Path(__file__).parents[1] / "tools" / "spec" / "sample_iot.yaml"
 HEADER = "# A tiny IoT pack for the CLI tests.\n# Comments must survive `chronoeval init`.\n"
@@ -33,7 +34,7 @@ def fake_packs(tmp_path, monkeypatch) -> Path:
     d.mkdir()
     (d / "mini.yaml").write_text(HEADER + SAMPLE.read_text())
     (d / "broken.yaml").write_text("name: broken\nentities: []\n")
-    monkeypatch.setattr("tools.spec.io.pack_dir", lambda: d)
+    monkeypatch.setattr("knowledge.packs.pack_dir", lambda: d)
     return d
 
 

@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.cli import app
+from knowledge.personas import load_personas
 from tests.llm_server import last_user_message
 from tools.bundle import verify_bundle
-from tools.paraphrase import load_personas, paraphrase
+from tools.paraphrase import paraphrase
 from tools.queries.record import load_suite
 
 N_QUESTIONS = 5

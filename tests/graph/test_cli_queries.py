@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from graph.cli import app
+from knowledge.packs import load_pack
 from tools.generate import generate_bundle
-from tools.spec import load_pack
 
 
 def run(*args):

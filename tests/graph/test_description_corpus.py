@@ -93,8 +93,8 @@ FAILS = {"horizon": "3d", "entities": [
 
 @pytest.fixture(scope="module")
 def iot_bundle(tmp_path_factory):
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
-    from tools.spec import load_pack
 
     out = tmp_path_factory.mktemp("corpus-checker") / "iot"
     generate_bundle(load_pack("iot"), out, scale=0.3, force=True)
@@ -118,8 +118,8 @@ def test_the_checker_accepts_what_holds_and_names_each_unmet_expectation(iot_bun
 
 
 def test_a_quantity_may_be_a_numeric_attribute_and_event_logs_are_checked_on_their_rows(tmp_path):
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
-    from tools.spec import load_pack
 
     out = tmp_path / "shop"
     generate_bundle(load_pack("ecommerce"), out, scale=0.1, force=True)

@@ -17,9 +17,9 @@ from knowledge.builtin import (
     pattern_docs,
     template_docs,
 )
+from knowledge.packs import list_packs, load_pack
 from tools.patterns.model import KINDS
 from tools.queries.registry import load_templates
-from tools.spec import list_packs, load_pack
 
 
 def test_one_document_per_pattern_kind():

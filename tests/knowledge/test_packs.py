@@ -5,8 +5,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from knowledge.packs import list_packs, load_pack
 from tools.generate import generate_bundle
-from tools.spec import dump_spec, list_packs, load_pack, parse_spec_text
+from tools.spec import dump_spec, parse_spec_text
 
 PACKS = ["ecommerce", "iot", "observability", "security", "telecom"]
 

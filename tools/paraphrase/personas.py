@@ -1,4 +1,5 @@
-"""The persona library (knowledge/personas.yaml) as pydantic models."""
+"""Personas as pydantic models, and reading a persona library file (the built-in library is
+knowledge's: ``knowledge.personas.load_personas``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-PERSONAS_FILE = Path(__file__).resolve().parents[2] / "knowledge" / "personas.yaml"
 Style = Literal["perfect_grammar", "terse", "typos", "non_native"]
 
 
@@ -48,9 +48,10 @@ class Persona(BaseModel):
                 + (", ".join(f"{k} -> {v}" for k, v in self.vocabulary.items()) or "-") + ".")
 
 
-def load_personas(path: Path | str | None = None) -> dict[str, Persona]:
-    """Every persona of the library, by name, in file order. A bad entry raises ValueError naming it."""
-    path = Path(path) if path else PERSONAS_FILE
+def read_personas(path: Path | str) -> dict[str, Persona]:
+    """Every persona of the library file ``path``, by name, in file order. A bad entry raises
+    ValueError naming it."""
+    path = Path(path)
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     items = data.get("personas", []) if isinstance(data, dict) else data
     out: dict[str, Persona] = {}

@@ -1,10 +1,10 @@
-"""Load, dump and list specs and the built-in domain packs."""
+"""Load and dump specs (parse YAML text or a file path). The built-in packs are knowledge's files:
+finding them by name is ``knowledge.packs``."""
 
 from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -155,38 +155,6 @@ def spec_to_dict(spec: Spec) -> dict[str, Any]:
 def dump_spec(spec: Spec) -> str:
     """YAML text that loads back to an equal Spec."""
     return yaml.safe_dump(spec_to_dict(spec), sort_keys=False, allow_unicode=True, width=100)
-
-
-def pack_dir() -> Path:
-    return Path(str(resources.files("knowledge") / "packs"))
-
-
-def list_packs() -> list[str]:
-    """Names of the built-in domain packs."""
-    return sorted(p.stem for p in pack_dir().glob("*.yaml"))
-
-
-def pack_path(name: str) -> Path:
-    return pack_dir() / f"{name}.yaml"
-
-
-def load_pack(name: str) -> Spec:
-    """Load a built-in pack by name (``telecom``); SpecError if there is no such pack."""
-    p = pack_path(name)
-    if not p.is_file():
-        from tools.suggest import did_you_mean
-
-        raise SpecError(name, [("", f"no such pack; {did_you_mean(name, list_packs())}available packs: "
-                                    f"{', '.join(list_packs())}")])
-    return load_spec(p)
-
-
-def resolve_spec(spec_or_pack: str) -> Spec:
-    """A path to a YAML spec, or the name of a built-in pack."""
-    p = Path(spec_or_pack)
-    if p.suffix.lower() in (".yaml", ".yml", ".json") or p.exists():
-        return load_spec(p)
-    return load_pack(spec_or_pack)
 
 
 def spec_json_schema() -> dict[str, Any]:

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from knowledge.packs import list_packs, load_pack
 from tools.checks import run_checks
-from tools.spec import list_packs, load_pack
 
 from ._helpers import SHOP, by_key, copy_bundle, execute, make_bundle
 

@@ -8,10 +8,11 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from knowledge.packs import load_pack
+from tools.bundle.opened import open_bundle
 from tools.checks.figures import HOUR, _series_panel, _steady
-from tools.checks.model import in_list, iso_to_us, open_bundle, qi
+from tools.checks.model import in_list, iso_to_us, qi
 from tools.generate import generate_bundle
-from tools.spec import load_pack
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def _panel(b, rec):
 
 
 def test_the_unaffected_peer_stays_in_the_usual_state_over_the_plot(iot):
-    b = open_bundle(iot)
+    b = open_bundle(iot, rowids=True)
     try:
         recs = [r for r in b.incidents if r["keys"] and r["kind"] != "data_outage"]
         assert recs
@@ -66,7 +67,7 @@ def test_whole_number_series_get_integer_ticks(tmp_path):
             inc["effects"] = {"failed_logins": 2}
     spec["incidents"] = [i for i in spec["incidents"] if "failed_logins" in i.get("effects", {})]
     generate_bundle(Spec.model_validate(spec), tmp_path / "sec", scale=0.3, force=True)
-    b = open_bundle(tmp_path / "sec")
+    b = open_bundle(tmp_path / "sec", rowids=True)
     try:
         whole = {m.name for e in b.spec.entities for m in e.measurements
                  if m.integer or m.noise.kind == "poisson" or m.decimals == 0}

@@ -9,10 +9,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from knowledge.packs import load_pack
 from tests.conftest import PACK_SCALES
 from tools.bundle.layout import connect_bundle, table_files, table_names
 from tools.generate import generate_bundle
-from tools.spec import load_pack
 
 ROWS_PER_SHARD = 5_000  # several parts per table even at small scale
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from knowledge.packs import load_pack
 from tools.generate import generate_bundle
 from tools.harness import build_context, load_responses, reference_agents, run_suite, summarize
 from tools.queries.suite import build_suite
-from tools.spec import load_pack
 
 # observability's incident targets need a few more hosts than 0.3 of the pack gives
 SCALES = {"ecommerce": 0.3, "iot": 0.3, "telecom": 0.3, "observability": 0.5, "security": 0.3}

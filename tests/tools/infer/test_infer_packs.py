@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from knowledge.packs import load_pack
 from tools.generate import generate_bundle
 from tools.infer import infer
 from tools.infer.fidelity import entity_for_table
-from tools.spec import load_pack
 
 
 @pytest.fixture(scope="module", params=["ecommerce", "telecom", "iot"])

@@ -14,9 +14,9 @@ import pytest
 import tools.paraphrase.banks as banks_mod
 import tools.paraphrase.engine as engine_mod
 import tools.paraphrase.transforms as transforms_mod
-from tools.paraphrase import load_personas, paraphrase, slot_problems, token_edit_distance
+from knowledge.personas import PERSONAS_FILE, load_personas
+from tools.paraphrase import paraphrase, slot_problems, token_edit_distance
 from tools.paraphrase.engine import MIN_DISTANCE_NATURAL
-from tools.paraphrase.personas import PERSONAS_FILE
 
 ROLES = ["data_engineer", "oncall_sre", "noc_operator", "vp_engineering", "executive", "product_manager",
          "growth_marketer", "field_technician", "security_analyst", "support_lead"]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.personas import load_personas
 from tools.paraphrase import banks, transforms
 from tools.paraphrase.engine import paraphrase
-from tools.paraphrase.personas import load_personas
 from tools.paraphrase.slots import slot_problems
 
 GOLDEN = json.loads((Path(__file__).parents[2] / "data" / "paraphrase" / "golden_natural.json").read_text())

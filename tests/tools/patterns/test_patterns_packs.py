@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from knowledge.packs import load_pack
+from tools.common.durations import parse_duration
 from tools.patterns.model import Cascade
-from tools.spec import load_pack
-from tools.spec.durations import parse_duration
 
 from ._helpers import Bundle, generate, inside, paired, same, window_of
 

@@ -22,8 +22,8 @@ HIDDEN = [t for t in INCIDENT if t != "incident_exists"]  # the incident is name
 @pytest.fixture(scope="module")
 def packs(tmp_path_factory):
     """pack → (incident records by id, [(template name, outcome)])."""
+    from knowledge.packs import resolve_spec
     from tools.generate import generate_bundle
-    from tools.spec import resolve_spec
 
     templates = load_templates()
     out = {}

@@ -18,8 +18,8 @@ PER_TEMPLATE = 4
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
+    from knowledge.packs import resolve_spec
     from tools.generate import generate_bundle
-    from tools.spec import resolve_spec
 
     templates = load_templates()
     out = defaultdict(list)

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
+from knowledge.packs import load_pack
 from tools.generate import generate_bundle
 from tools.queries.answers import agree
 from tools.queries.record import gold_sql_mismatches, load_suite
 from tools.queries.registry import load_templates
 from tools.queries.suite import MIN_PER_FAMILY, build_suite
-from tools.spec import load_pack
 
 pytestmark = pytest.mark.slow
 PACKS = ["ecommerce", "iot", "telecom", "observability", "security"]
