@@ -17,6 +17,7 @@ from tools.queries.context import SynthContext, iso
 from tools.queries.registry import Candidate, Template
 from tools.queries.screens import degenerate_reason, naive_in_domain
 from tools.queries.spec import QuerySpec, Window
+from tools.queries.stream import executor, views_only
 
 WINDOW_REL_BOUND = 0.10  # drop questions whose answer moves more than this with a one-step edge shift
 EVENT_STEP_S = 60.0      # "one cadence step" for event logs
@@ -54,12 +55,27 @@ def run_reference(ctx: SynthContext, t: Template, q: QuerySpec) -> Any:
     """The pandas reference answer of one query, canonical (one pandas computation at a time: the
     reference executors share caches; SQL runs concurrently on other threads)."""
     with ctx.pandas_lock:
-        return canonical(t.reference(ctx.frames, q), t.type_of(q))
+        return canonical(executor(ctx).run(t, q, ctx.frames), t.type_of(q))
+
+
+def run_naive(ctx: SynthContext, t: Template, q: QuerySpec) -> Any:
+    """The naive misreading's answer, canonical (same executor as ``run_reference``)."""
+    with ctx.pandas_lock:
+        return canonical(executor(ctx).run(t, q, ctx.frames, naive=True), t.type_of(q))
+
+
+def screener(t: Template, ctx: SynthContext, q: QuerySpec) -> str:
+    """The template's screening executor (``Template.screener``), except on a world whose data.duckdb
+    only holds views over Parquet parts (above the size threshold): there the pandas executor reads
+    the parts for every call, so the many screening re-runs go to DuckDB and pandas runs once."""
+    if t.screener == "reference" and views_only(ctx, q.table):
+        return "sql"
+    return t.screener
 
 
 def screen(t: Template, q: QuerySpec, ctx: SynthContext) -> Any:
-    """One answer from the template's screening executor (see ``Template.screener``)."""
-    if t.screener == "reference":
+    """One answer from the template's screening executor (see ``screener``)."""
+    if screener(t, ctx, q) == "reference":
         return run_reference(ctx, t, q)
     return run_sql(ctx, t.sql(q), t.type_of(q))
 
@@ -151,7 +167,7 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
     if sens_rel > WINDOW_REL_BOUND:
         out.reason = f"window-unstable: moving the window by one step changes the answer by {sens_rel:.0%}"
         return out
-    if t.screener == "reference":
+    if screener(t, ctx, q) == "reference":
         out.answer, out.sql_answer = first, run_sql(ctx, out.gold_sql, atype)
     else:
         out.answer, out.sql_answer = run_reference(ctx, t, q), first
@@ -160,8 +176,7 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
         out.disagreement = True
         return out
     if t.naive is not None:
-        with ctx.pandas_lock:
-            out.naive = canonical(t.naive(ctx.frames, q), atype)
+        out.naive = run_naive(ctx, t, q)
         if not naive_in_domain(t, c, out.naive):  # no agent would answer that: not a misreading to record
             if t.family == "stateful":  # a stateful question exists to show its misreading: drop it
                 out.reason = "no plausible naive reading: the misreading falls outside the answer's domain"

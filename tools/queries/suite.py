@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import FIGURES_DIR, QA, REPORT, SPEC, SUITE_HEADER
 from tools.queries.context import SynthContext, open_context
 from tools.queries.evaluate import Outcome, evaluate
 from tools.queries.natural import natural
@@ -180,9 +181,9 @@ def synthesize(ctx: SynthContext, n: int | None = None,
 
 def write_suite(out: Path | str, suite: Suite) -> Path:
     """Write ``qa.jsonl`` atomically (temp file, then rename)."""
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
-    path = Path(out) / "qa.jsonl"
+    path = Path(out) / QA
     atomic_write_text(path, "".join(json.dumps(r, sort_keys=False) + "\n" for r in suite.records))
     return path
 
@@ -194,7 +195,7 @@ def _plan_asks_forecast(bundle: Path) -> bool:
     """The spec's query plan names the forecast family (then the build holds the last day back)."""
     from tools.spec.io import load_spec
 
-    return load_spec(bundle / "spec.yaml").query_plan.mix.get("forecast", 0.0) > 0
+    return load_spec(bundle / SPEC).query_plan.mix.get("forecast", 0.0) > 0
 
 
 def family_quotas(ctx: SynthContext, n: int | None, families: Iterable[str]) -> dict[str, int]:
@@ -220,7 +221,8 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     ``families`` adds extra families (shape, detection, forecast, claim, false_premise, unanswerable).
     Asking for forecasts (``families`` or the plan's mix) holds back DEFAULT_HOLDOUT unless told otherwise;
     nothing else holds anything back, so a bundle's tables stay as generated."""
-    from tools.generate.writers import refresh_manifest
+    from tools.bundle.layout import is_partitioned
+    from tools.bundle.manifest import refresh_manifest
     from tools.queries.conventions import suite_header, write_header
     from tools.queries.holdout import read_holdout
     from tools.queries.report import write_questions_report
@@ -233,7 +235,8 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
 
         split_holdout(bundle, holdout)
     ctx = open_context(bundle, seed)
-    ctx.prefetch()
+    if not any(is_partitioned(bundle, name) for name in ctx.catalog.tables):  # parts are read as needed
+        ctx.prefetch()
     try:
         only = family_quotas(ctx, n, families) if families else None
         suite = synthesize(ctx, n, progress, prefer=prefer, only=only)
@@ -242,5 +245,5 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     write_suite(bundle, suite)
     write_header(bundle, suite_header(ctx.catalog, ctx.spec.start_dt.year))
     write_questions_report(bundle, suite, ctx.spec.name)
-    refresh_manifest(bundle, ["qa.jsonl", "suite.json", "report.md", "figures"])
+    refresh_manifest(bundle, [QA, SUITE_HEADER, REPORT, FIGURES_DIR])
     return suite
