@@ -182,3 +182,29 @@ def views_only(ctx: Any, table: str) -> bool:
                               "AND table_name = ?", [table]).fetchone()
         ctx.memo[key] = row is not None and row[0] == "VIEW"
     return ctx.memo[key]
+
+
+def explore_on_sample(ctx: Any) -> None:
+    """On a world whose data.duckdb only holds views (too big to load), candidate enumerators that read
+    ``ctx.frames`` explore the first parts only (``exploration_frames``); every answer still comes from
+    both executors on all the data, and ``explain`` reads the full needed columns."""
+    from tools.bundle.layout import is_partitioned
+    from tools.queries.stream_frames import exploration_frames
+
+    big = [n for n in ctx.catalog.tables if is_partitioned(ctx.bundle, n) and views_only(ctx, n)]
+    if big:
+        ctx.frames = exploration_frames(ctx.bundle, big)
+        ctx.memo[("stream-sampled",)] = True
+
+
+def explain(ctx: Any, t: Template, c: Any, answer: Any) -> str:
+    """``t.explain`` (the answer_text a template words itself), on all the data even when candidate
+    exploration reads a sample (``explore_on_sample``)."""
+    if not ctx.memo.get(("stream-sampled",)):
+        return t.explain(ctx, c, answer)
+    sampled = ctx.frames
+    ctx.frames = SliceFrames(ctx.bundle, columns={c.spec.table: needed_columns(ctx.bundle, c.spec)})
+    try:
+        return t.explain(ctx, c, answer)
+    finally:
+        ctx.frames = sampled

@@ -84,3 +84,23 @@ def needed_columns(bundle: Path | str, q: QuerySpec) -> list[str]:
     anywhere (filters, parameters, states); reading more is harmless, reading less is a KeyError."""
     names = {f.name for f in pq.read_schema(table_files(bundle, q.table)[0])}
     return sorted(names & ({q.entity, q.time} | set(_strings(q.to_json()))))
+
+
+EXPLORE_ROWS = 10_000_000  # rows of each table candidate exploration reads on a views-only world
+
+
+def exploration_frames(bundle: Path | str, tables: Iterable[str], rows: int | None = None) -> SliceFrames:
+    """Frames over the first parts of each partitioned table, up to about ``rows`` rows (at least one
+    part): what candidate enumerators that read pandas frames (state statistics, observed transitions)
+    explore on a world too big to load. Deterministic (part order); answers never come from it."""
+    rows = EXPLORE_ROWS if rows is None else rows
+    files: dict[str, list[Path]] = {}
+    for name in tables:
+        parts, total = [], 0
+        for p in table_files(bundle, name):
+            if parts and total >= rows:
+                break
+            parts.append(p)
+            total += pq.ParquetFile(p).metadata.num_rows
+        files[name] = parts
+    return SliceFrames(bundle, files=files)

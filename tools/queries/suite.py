@@ -58,11 +58,12 @@ def quotas(ctx: SynthContext, n: int | None) -> dict[str, int]:
 def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     """The qa.jsonl record of a kept outcome (DESIGN contract)."""
     from tools.queries.dialects import gold_sql_dialects
+    from tools.queries.stream import explain
 
     t, c = o.template, o.candidate
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
                                      c.spec.entity_filter.table else [])})
-    text = t.explain(ctx, c, o.answer) if t.explain else answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals)
+    text = explain(ctx, t, c, o.answer) if t.explain else answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals)
     extra = {"precise_question": c.hints.get("precise") or o.precise_question or o.question,
              "evidence": c.hints.get("evidence") or o.evidence}
     return {
@@ -226,6 +227,7 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     from tools.queries.conventions import suite_header, write_header
     from tools.queries.holdout import read_holdout
     from tools.queries.report import write_questions_report
+    from tools.queries.stream import explore_on_sample
 
     bundle, families = Path(bundle), list(families)
     if holdout is None and read_holdout(bundle) is None and ("forecast" in families or _plan_asks_forecast(bundle)):
@@ -237,6 +239,8 @@ def build_suite(bundle: Path | str, n: int | None = None, seed: int = 0,
     ctx = open_context(bundle, seed)
     if not any(is_partitioned(bundle, name) for name in ctx.catalog.tables):  # parts are read as needed
         ctx.prefetch()
+    else:
+        explore_on_sample(ctx)
     try:
         only = family_quotas(ctx, n, families) if families else None
         suite = synthesize(ctx, n, progress, prefer=prefer, only=only)

@@ -104,3 +104,38 @@ def test_merged_pass_holds_one_part_at_a_time(layouts, monkeypatch):
     assert got == t.reference(Frames(local), q)
     assert [n for n, _ in sizes] == [1] * len(parts)
     assert max(r for _, r in sizes) < got / 2
+
+
+@pytest.mark.slow
+def test_views_only_world_explores_a_sample_and_both_executors_agree(layouts, tmp_path, monkeypatch):
+    """A world whose data.duckdb holds views (as above 50M rows): enumerators explore the first parts
+    only, stateful screening runs in DuckDB, and every kept answer is still the whole table's (pandas
+    on all parts = the single-file reference) with no disagreement."""
+    import json
+    import shutil
+
+    from tools.queries import stream_frames
+    from tools.queries.answers import canonical
+    from tools.queries.reference.frames import Frames
+    from tools.queries.registry import load_templates
+    from tools.queries.spec import QuerySpec
+    from tools.queries.suite import build_suite
+
+    local, dask = layouts
+    b = tmp_path / "views"
+    shutil.copytree(dask, b)
+    (b / "data.duckdb").unlink()
+    from tools.generate.duck_views import write_duckdb
+
+    write_duckdb(b, str(b / "data"), ["readings", "sensors"], views=True)
+    monkeypatch.setattr(stream_frames, "EXPLORE_ROWS", 2 * ROWS_PER_SHARD)
+    suite = build_suite(b, n=24)
+    assert not suite.disagreements and len(suite.records) >= 20
+    templates, whole = load_templates(), Frames(local)
+    fams = set()
+    for line in (b / "qa.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        t, q = templates[rec["template"]], QuerySpec.model_validate(rec["params"])
+        assert canonical(t.reference(whole, q), t.type_of(q)) == rec["answer"], rec["id"]
+        fams.add(rec["family"])
+    assert "stateful" in fams
