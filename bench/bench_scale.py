@@ -7,7 +7,12 @@ RSS of every dask worker and of the driver, of `check` and of `queries`, and whe
 SQL executors agreed on every question.
 
     nice -n 10 python bench/bench_scale.py --rows 10000000 [--workers 2] [--memory-limit 4GB]
-        [--keep DIR] [--skip-queries] [--json OUT.json]
+        [--keep DIR] [--skip-check] [--skip-queries] [--json OUT.json]
+
+`queries` runs in its own process (`build_suite`, as `chronoeval queries OUT --memory-limit 4GB`): its
+figures are the wall time, the peak RSS of that whole process (DuckDB and the pandas reference, which
+streams the parts: tools/queries/stream.py), the questions kept, the executor disagreements and how
+many kept questions each streaming path answered.
 
 The last line is: rows=<n> generate_s=<s> worker_peak_mb=<max> check_s=<s> queries_s=<s> agree=<bool>
 """
@@ -47,8 +52,13 @@ def child(phase: str, bundle: str, memory_limit: str) -> None:
         from tools.queries.suite import build_suite
 
         suite = build_suite(Path(bundle))
+        from collections import Counter
+
+        from tools.queries.stream import how
+
         out = {"questions": len(suite.records), "disagreements": len(suite.disagreements),
-               "dropped": len(suite.dropped)}
+               "dropped": len(suite.dropped),
+               "paths": dict(Counter(how(r["template"]) for r in suite.records))}
     print(json.dumps({**out, "seconds": round(time.perf_counter() - t, 1), "peak_rss_mb": round(_rss_mb())}))
 
 
@@ -67,6 +77,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--memory-limit", default="4GB", help="DuckDB memory limit of check and queries")
     ap.add_argument("--keep", type=Path, help="Generate into (or reuse) this bundle directory.")
+    ap.add_argument("--skip-check", action="store_true", help="Reusing a checked bundle: only run queries.")
     ap.add_argument("--skip-queries", action="store_true")
     ap.add_argument("--json", type=Path, help="Also write the figures here.")
     ap.add_argument("--child", choices=["check", "queries"], help=argparse.SUPPRESS)
@@ -103,8 +114,9 @@ def main() -> None:
             fig["parquet_mb"] = round(sum(p.stat().st_size for p in (out / "data").rglob("*.parquet")) / 2**20)
             print(f"generated {fig['rows']:,} rows in {fig['generate_s']} s; worker peak RSS "
                   f"{fig['worker_peak_rss_mb']} MB; driver {fig['driver_peak_rss_mb']} MB", flush=True)
-        fig["check"] = run_child("check", out, args.memory_limit)
-        print(f"check: {fig['check']}", flush=True)
+        if not args.skip_check:
+            fig["check"] = run_child("check", out, args.memory_limit)
+            print(f"check: {fig['check']}", flush=True)
         if not args.skip_queries:
             fig["queries"] = run_child("queries", out, args.memory_limit)
             print(f"queries: {fig['queries']}", flush=True)
@@ -112,8 +124,8 @@ def main() -> None:
             args.json.write_text(json.dumps(fig, indent=2) + "\n")
         q = fig.get("queries", {})
         print(f"rows={fig.get('rows', '?')} generate_s={fig.get('generate_s', '?')} "
-              f"worker_peak_mb={max(fig.get('worker_peak_rss_mb', [0]))} check_s={fig['check']['seconds']} "
-              f"queries_s={q.get('seconds', '-')} agree={q.get('disagreements', 0) == 0 if q else '-'}")
+              f"worker_peak_mb={max(fig.get('worker_peak_rss_mb', [0]))} check_s={fig.get('check', {}).get('seconds', '-')} "
+              f"queries_s={q.get('seconds', '-')} queries_peak_mb={q.get('peak_rss_mb', '-')} agree={q.get('disagreements', 0) == 0 if q else '-'}")
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
