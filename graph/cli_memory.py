@@ -18,13 +18,12 @@ import typer
 
 from graph.cli_base import app, errors, register_user_errors
 from graph.console import out, print_ok
+from knowledge.kinds import DOC_KINDS, NOTE_KINDS
 
 memory_app = typer.Typer(help="Search and grow the memory of domain patterns and experience notes.",
                          no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 
-NOTE_KINDS = ("user_preference", "agent_failure", "generation_lesson", "judge_rejection")
-DOC_KINDS = ("pack", "pattern", "template", "persona", "note", "doc")
 
 DirOpt = Annotated[Path | None, typer.Option(
     "--dir", help="Memory directory (default: $CHRONOEVAL_MEMORY_DIR or $CHRONOEVAL_HOME/memory).")]

@@ -8,8 +8,8 @@ from importlib import import_module
 
 _EXPORTS = {
     "Memory": "memory", "RebuildSummary": "memory",
-    "Doc": "documents", "ExperienceNote": "documents", "Hit": "documents", "NOTE_KINDS": "documents",
-    "DOC_KINDS": "documents",
+    "Doc": "documents", "ExperienceNote": "documents", "Hit": "documents", "NOTE_KINDS": "kinds",
+    "DOC_KINDS": "kinds",
     "Embedder": "embed", "EmbedderError": "embed", "HashEmbedder": "embed",
     "SentenceTransformerEmbedder": "embed", "embedder_from_name": "embed",
 }

@@ -6,14 +6,11 @@ from __future__ import annotations
 import hashlib
 import uuid
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-DocKind = Literal["pack", "pattern", "template", "persona", "note", "doc", "catalog"]
-DOC_KINDS: tuple[str, ...] = ("pack", "pattern", "template", "persona", "note", "doc")
-NoteKind = Literal["user_preference", "agent_failure", "generation_lesson", "judge_rejection"]
-NOTE_KINDS: tuple[str, ...] = ("user_preference", "agent_failure", "generation_lesson", "judge_rejection")
+from knowledge.kinds import DOC_KINDS, NOTE_KINDS, DocKind, NoteKind  # noqa: F401 (DOC_KINDS, NOTE_KINDS: re-exported)
 
 
 class Doc(BaseModel):

@@ -12,11 +12,8 @@ Listing notes and documents never embeds (no model, no torch).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +21,8 @@ import numpy as np
 from knowledge.documents import Doc, ExperienceNote, Hit, cap_per_pack, matches
 from knowledge.embed import Embedder, SentenceTransformerEmbedder
 from knowledge.index import IVF_THRESHOLD, VectorIndex
+from knowledge.notes import read_notes
+from knowledge.rebuild import Progress, RebuildSummary, embed_batched, replace_index_dir, vectors_for
 from knowledge.store import (
     IndexMeta,
     append_index_files,
@@ -32,23 +31,10 @@ from knowledge.store import (
     read_index_files,
     read_jsonl,
     read_meta,
-    write_index_dir,
 )
 
 DUPLICATE_COSINE = 0.95
 PER_PACK = 2
-EMBED_BATCH = 256
-Progress = Callable[[int, int], None]
-
-
-@dataclass
-class RebuildSummary:
-    """What a rebuild did: documents indexed, how many were embedded (the rest reused), why."""
-
-    documents: int
-    embedded: int
-    reason: str
-    seconds: float
 
 
 class Memory:
@@ -90,18 +76,7 @@ class Memory:
     # ----------------------------------------------------------------- reading without embedding
     def notes(self, kind: str | Iterable[str] | None = None, domain: str | None = None) -> list[ExperienceNote]:
         """Kept experience notes (near-duplicates folded into ``count``), oldest first."""
-        kept: dict[str, ExperienceNote] = {}
-        for row in read_jsonl(self.notes_path):
-            note = ExperienceNote.model_validate(row)
-            target = kept.get(note.duplicate_of or "")
-            if target is not None:
-                target.count += 1
-                target.tags = list(dict.fromkeys([*target.tags, *note.tags]))
-            elif note.duplicate_of is None:
-                kept[note.id] = note
-        kinds = {kind} if isinstance(kind, str) else set(kind) if kind else None
-        return [n for n in kept.values() if (kinds is None or n.kind in kinds) and
-                (domain is None or n.domain == domain)]
+        return read_notes(self.notes_path, kind, domain)
 
     def documents(self, filters: dict | None = None) -> list[Doc]:
         """Every document the memory serves (built-in, added, notes), without embedding anything."""
@@ -170,15 +145,6 @@ class Memory:
         self._index = VectorIndex(meta.dim, self.ivf_threshold)
         self._index.add(vecs)
 
-    def _embed(self, texts: list[str], done: int = 0, total: int | None = None) -> np.ndarray:
-        out = []
-        total = total if total is not None else len(texts)
-        for i in range(0, len(texts), EMBED_BATCH):
-            out.append(self.embedder.embed(texts[i:i + EMBED_BATCH]))
-            if self.progress:
-                self.progress(done + i + len(out[-1]), total)
-        return np.concatenate(out) if out else np.zeros((0, self.embedder.dim), dtype=np.float32)
-
     def rebuild(self, reason: str = "requested") -> RebuildSummary:
         """Re-index everything from the built-in documents, documents.jsonl and notes.jsonl.
         Vectors of unchanged texts are reused when the embedder is the same."""
@@ -190,33 +156,15 @@ class Memory:
 
         t0 = time.perf_counter()
         docs = self.documents()
-        cache: dict[str, np.ndarray] = {}
-        meta = read_meta(self.index_dir)
-        if meta is not None and meta.embedder == self.embedder.name and meta.dim == self.embedder.dim:
-            old = read_index_files(self.index_dir, meta)
-            if old is not None:
-                cache = {d.text_hash(): v for d, v in zip(old[0], old[1], strict=True)}
-        todo = [i for i, d in enumerate(docs) if d.text_hash() not in cache]
-        fresh = self._embed([docs[i].embed_text() for i in todo])
-        vecs = np.zeros((len(docs), self.embedder.dim), dtype=np.float32)
-        for i, d in enumerate(docs):
-            if d.text_hash() in cache:
-                vecs[i] = cache[d.text_hash()]
-        if todo:
-            vecs[todo] = fresh
+        vecs, embedded = vectors_for(docs, self.index_dir, self.embedder, self.progress)
         new_meta = IndexMeta(self.embedder.name, self.embedder.dim, 0, self._fingerprint())
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".index.tmp-", dir=self.dir))
-        try:
-            write_index_dir(tmp, docs, vecs, new_meta)
+
+        def keep_ivf(tmp: Path) -> None:
             self._set(docs, vecs, new_meta)
             self._index.save_ivf(tmp / "ivf.faiss")
-            if self.index_dir.exists():
-                shutil.rmtree(self.index_dir)
-            tmp.rename(self.index_dir)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-        self.last_rebuild = RebuildSummary(len(docs), len(todo), reason, time.perf_counter() - t0)
+
+        replace_index_dir(self.dir, self.index_dir, docs, vecs, new_meta, keep_ivf)
+        self.last_rebuild = RebuildSummary(len(docs), embedded, reason, time.perf_counter() - t0)
         return self.last_rebuild
 
     def _query_vector(self, query: str) -> np.ndarray:
@@ -319,7 +267,7 @@ class Memory:
         new = [d for d in docs if d.id not in self._pos and not (d.id in seen or seen.add(d.id))]
         if not new:
             return 0
-        vecs = self._embed([d.embed_text() for d in new])
+        vecs = embed_batched(self.embedder, [d.embed_text() for d in new], self.progress)
         append_jsonl(self.documents_path, [d.model_dump(exclude_defaults=True) | {"id": d.id, "kind": d.kind}
                                            for d in new])
         self._append(new, vecs)
