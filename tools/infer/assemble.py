@@ -155,10 +155,11 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
                 *states.notes]
         series = _series(p, t)
         groups = _label_groups(p, ents, dimension)
+        t_codes = pd.factorize(t)[0]
         for c in [c for c in p.columns.values() if c.role == "measurement"]:
             mf = fit_measurement(c.name, c.kind, sf[c.name].to_numpy(dtype=float), t.astype(float), start,
                                  p.entity_codes, series, states.row_state if states else None,
-                                 states.names if states else [], periodic, seed, groups)
+                                 states.names if states else [], periodic, seed, groups, t_codes)
             tf.measurements[c.name] = mf
             if c.missing >= 0.001:
                 tf.notes.append(f"{p.name}.{c.name}: {c.missing:.1%} of the values are missing; the spec writes every "

@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from tools.common.durations import format_duration
 from tools.infer.profile import Profile, grid, seconds
+from tools.infer.rowcodes import clear, label_shares, ordered, seed_order, state_codes
 from tools.infer.skew import children_per_parent
-from tools.spec.durations import format_duration
 from tools.spec.model import Spec
 
 KS_MAX = 0.15          # numeric columns: two-sample KS statistic
@@ -23,14 +24,13 @@ ROWS_REL = 0.10        # row count within 10%
 SAMPLE = 20_000
 
 
-def effective_rows(values: pd.Series, keys: pd.DataFrame) -> int:
+def effective_rows(values: pd.Series, ent: np.ndarray) -> int:
     """Rows as independent draws (Kish's design effect): when entities differ in level, rows of one entity
     are not independent, so ``n / (1 + (m - 1) * ICC)`` with ``m`` rows per entity and ICC the share of
     the variance between entity means."""
     x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
     ok = np.isfinite(x)
-    ent = keys.groupby(list(keys.columns), sort=False).ngroup().to_numpy()[ok]
-    x = x[ok]
+    ent, x = ent[ok], x[ok]
     n = x.size
     if n < 2 or np.var(x) <= 0:
         return n
@@ -66,10 +66,10 @@ class FidelityRow:
 
 def regenerate(spec: Spec, seed: int | None = None, scale: float = 1.0) -> dict[str, pd.DataFrame]:
     """Every table of ``spec`` generated in memory (one shard per entity type, no incidents)."""
+    from tools.common.seeds import EMISSION, SIMULATION, rng_for
     from tools.generate import build_populations
     from tools.generate.behaviour import build_behaviour
     from tools.generate.emit import shard_table, static_table
-    from tools.generate.seeds import EMISSION, SIMULATION, rng_for
 
     seed = spec.seed if seed is None else seed
     pops = build_populations(spec, seed, scale)
@@ -107,16 +107,9 @@ def ks(a: pd.Series, b: pd.Series, seed: int = 0) -> float:
     return float(stats.ks_2samp(_sample(x, rng), _sample(y, rng)).statistic)
 
 
-def _labels(s: pd.Series) -> pd.Series:
-    if pd.api.types.is_float_dtype(s) and np.all(np.mod(s.dropna(), 1) == 0):
-        s = s.astype("Int64")
-    return s.astype("string").fillna("<null>")
-
-
 def tv(a: pd.Series, b: pd.Series) -> float:
     """Total-variation distance between the label shares of two columns (missing is a label)."""
-    p = _labels(a).value_counts(normalize=True)
-    q = _labels(b).value_counts(normalize=True)
+    p, q = label_shares(a), label_shares(b)
     idx = p.index.union(q.index)
     return float(0.5 * np.abs(p.reindex(idx, fill_value=0) - q.reindex(idx, fill_value=0)).sum())
 
@@ -133,46 +126,6 @@ def transition_counts(frame: pd.DataFrame, keys: list[str], time: str, states: l
     nz = np.flatnonzero(counts)
     index = pd.MultiIndex.from_arrays([names[nz // n], names[nz % n]], names=["a", "b"])
     return pd.Series(counts[nz], index=index, name="count").sort_values(ascending=False, kind="stable")
-
-
-_ORDERED: dict[tuple, tuple[pd.DataFrame, pd.DataFrame, np.ndarray]] = {}  # filled during one fidelity_rows call
-
-
-def ordered(frame: pd.DataFrame, keys: list[str], time: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """The frame in (entity, time) order and an entity number per row, sorted once per fidelity report."""
-    k = (id(frame), tuple(keys), time)
-    hit = _ORDERED.get(k)
-    if hit is not None and hit[0] is frame:
-        return hit[1], hit[2]
-    f = frame.sort_values([*keys, time], kind="stable")
-    ent = f.groupby(keys, sort=False).ngroup().to_numpy() if keys else np.zeros(len(f), np.int64)
-    _ORDERED[k] = (frame, f, ent)
-    return f, ent
-
-
-def state_codes(frame: pd.DataFrame, keys: list[str], time: str, states: list[str]):
-    """Rows in (entity, time) order: a combined-state code per row, the label of each code (``a|b`` for
-    several columns; missing is ''), and an entity number per row. Vectorised (factorised columns)."""
-    f, ent = ordered(frame, keys, time)
-    codes, labels = [], []
-    for c in states:
-        k, u = pd.factorize(f[c].astype("string").fillna(""), sort=False)
-        codes.append(k.astype(np.int64))
-        labels.append(np.asarray(u, dtype=object))
-    combined = codes[0]
-    for k, u in zip(codes[1:], labels[1:], strict=True):
-        combined = combined * len(u) + k
-    uniq, code = np.unique(combined, return_inverse=True)
-    parts = []
-    rest = uniq.copy()
-    for u in reversed(labels):
-        parts.append(u[rest % len(u)])
-        rest = rest // len(u)
-    parts.reverse()
-    names = parts[0].astype(object)
-    for p in parts[1:]:
-        names = np.array([f"{a}|{b}" for a, b in zip(names, p, strict=True)], dtype=object)
-    return code.astype(np.int64), names, ent
 
 
 def transition_distance(orig: pd.Series, gen: pd.Series) -> float:
@@ -200,6 +153,24 @@ def _cadence(frame: pd.DataFrame, keys: list[str], time: str, periodic: bool) ->
     return grid(t, gaps)[0] if periodic else float(np.median(gaps))
 
 
+def _entities(frame: pd.DataFrame, keys: list[str], time: str | None) -> int:
+    """How many entities (distinct keys) the frame holds."""
+    if time is None:
+        return len(frame.groupby(keys))
+    ent = ordered(frame, keys, time)[1]
+    return int(ent[-1]) + 1 if ent.size else 0
+
+
+def _first_rows(frame: pd.DataFrame, keys: list[str], time: str | None) -> pd.DataFrame:
+    """One row per entity (its first; static attributes are compared one row per entity)."""
+    if not keys:
+        return frame
+    if time is None:
+        return frame.drop_duplicates(keys)
+    f, ent = ordered(frame, keys, time)
+    return f.iloc[np.flatnonzero(np.r_[True, ent[1:] != ent[:-1]])]
+
+
 def entity_for_table(spec: Spec, table: str):
     """The entity type that writes ``table`` (its event/metric table or its static table)."""
     return next(e for e in spec.entities if table in e.table_names)
@@ -210,11 +181,14 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
     data regenerated from ``spec``."""
 
     gen = regenerate(spec, seed)
-    _ORDERED.clear()
+    clear()
+    for p in profiles:  # the profile sorted the sample already
+        if p.keys and p.emission and list(p.sorted_frame.columns) == list(p.table.frame.columns):
+            seed_order(p.table.frame, p.keys, p.table.time.column, p.sorted_frame, p.entity_codes)
     try:
         return _fidelity_rows(spec, profiles, gen, seed, relations)
     finally:
-        _ORDERED.clear()
+        clear()
 
 
 def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, relations: list | None) -> list[FidelityRow]:
@@ -244,8 +218,9 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
         gkeys = [e.id.column, *p.keys[1:]] if p.keys else [e.id.column]
         okeys = p.keys
         want = p.series or p.entities  # several series under one id are fitted as separate entities
-        rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(len(g.groupby(gkeys)) / max(want, 1) - 1),
-                                0.0, f"{want} vs {len(g.groupby(gkeys))}"))
+        n_gen = _entities(g, gkeys, p.table.time.column if p.emission else None)
+        rows.append(FidelityRow(p.name, "(entities)", "count ratio", abs(n_gen / max(want, 1) - 1),
+                                0.0, f"{want} vs {n_gen}"))
         if len(okeys) > 1:  # a composite key: how many distinct ids (routers) carry the entities (interfaces)
             n_o, n_g = f[okeys[0]].nunique(), g[gkeys[0]].nunique()
             rows.append(FidelityRow(p.name, okeys[0], "distinct ids ratio", abs(n_g / max(n_o, 1) - 1), 0.0,
@@ -259,15 +234,17 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
             rel = abs(gc - oc) / oc if oc else 0.0
             rows.append(FidelityRow(p.name, time, "cadence", rel, 0.0 if p.emission == "periodic" else CADENCE_REL,
                                     f"{format_duration(oc)} vs {format_duration(gc) if gc else 'none'}"))
-        fe, ge = (f.drop_duplicates(okeys) if okeys else f), g.drop_duplicates(gkeys)
+        fe, ge = _first_rows(f, okeys, p.table.time.column if p.emission else None), \
+            _first_rows(g, gkeys, p.table.time.column if p.emission else None)
         for c in p.columns.values():
             if c.name not in g.columns or c.role in ("key", "time", "skipped", "relation"):
                 continue
             a, b = (fe[c.name], ge[c.name]) if c.role == "attribute" else (f[c.name], g[c.name])
             numeric = c.role == "measurement" or (c.role == "attribute" and c.kind == "numeric")
             floor = sampling_floor(int(a.notna().sum()), int(b.notna().sum()))
-            if numeric and c.role == "measurement" and okeys:
-                floor = sampling_floor(effective_rows(f[c.name], f[okeys]), effective_rows(g[c.name], g[gkeys]))
+            if numeric and c.role == "measurement" and okeys and p.emission:
+                (fo, eo), (go, eg) = ordered(f, okeys, time), ordered(g, gkeys, time)
+                floor = sampling_floor(effective_rows(fo[c.name], eo), effective_rows(go[c.name], eg))
             if numeric:
                 rows.append(FidelityRow(p.name, c.name, "KS", ks(a, b, seed), round(max(KS_MAX, floor), 3)))
             else:

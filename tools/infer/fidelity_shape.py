@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import f as f_dist
 
-from tools.infer.fidelity import FidelityRow, ks, ordered, sampling_floor, state_codes
-from tools.infer.fit_noise import robust_sd, tail_share
+from tools.infer.fidelity import FidelityRow, ks, sampling_floor
+from tools.infer.fit_noise import far_rows
 from tools.infer.profile import Profile, seconds
+from tools.infer.rowcodes import label_codes, ordered, state_codes
 
 TAIL_REL = 0.30      # tail share within 30% (0.15 percentage point when the share is under 0.5%)
 TAIL_ABS = 0.005
@@ -49,12 +50,14 @@ def within_tail_share(values: np.ndarray, ent: np.ndarray, runs: bool = False):
     x, e = values[ok], ent[ok]
     if x.size == 0:
         return (0.0, 0) if runs else 0.0
-    d = x - pd.Series(x).groupby(e).transform("median").to_numpy()
-    share = tail_share(d)
+    med = pd.Series(x).groupby(e).median()
+    per = np.zeros(int(e.max()) + 1)
+    per[med.index.to_numpy()] = med.to_numpy()
+    d = x - per[e]
+    far = far_rows(d)
+    share = float(np.mean(far))
     if not runs:
         return share
-    sd = robust_sd(d)
-    far = np.abs(d - np.median(d)) > 4 * sd if sd > 0 else np.zeros(d.size, bool)
     starts = far & ~(np.r_[False, far[:-1]] & np.r_[False, e[1:] == e[:-1]])
     return share, int(starts.sum())
 
@@ -113,8 +116,11 @@ def correlation_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[s
     for frame, keys in ((f, okeys), (g, gkeys)):
         fo, e = ordered(frame, keys, time)
         x = fo[names].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-        x = x - pd.DataFrame(x).groupby(e).transform("mean").to_numpy()
-        x = x[np.isfinite(x).all(axis=1)]
+        both = np.isfinite(x).all(axis=1)
+        x, e = x[both], e[both]
+        if len(x):  # each entity's mean (over the rows where every measurement is set) removed
+            n = np.maximum(np.bincount(e), 1)
+            x = x - np.column_stack([np.bincount(e, weights=col) / n for col in x.T])[e]
         with np.errstate(invalid="ignore", divide="ignore"):
             mats.append(np.nan_to_num(np.corrcoef(x, rowvar=False)) if len(x) > 2 else np.zeros((len(names),) * 2))
     out = []
@@ -150,8 +156,8 @@ def group_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[str], g
     for attr in groups:
         if attr not in f.columns or attr not in g.columns:
             continue
-        lo = ro[4][attr].astype("string").to_numpy()[ro[0]]
-        lg = rg[4][attr].astype("string").to_numpy()[rg[0]]
+        (co, uo), (cg, ug) = label_codes(ro[4], attr), label_codes(rg[4], attr)
+        lo, lg = uo[co[ro[0]]], ug[cg[rg[0]]]
         for label in pd.unique(lo):
             mo, mg = lo == label, lg == label
             if mo.sum() < MIN_RUNS or not mg.any():

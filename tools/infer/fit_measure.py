@@ -13,7 +13,7 @@ import pandas as pd
 
 from tools.common.durations import format_duration
 from tools.infer.fit_dist import _sig, decimals_of
-from tools.infer.fit_noise import caps, fit_noise
+from tools.infer.fit_noise import caps, fit_noise, median
 from tools.spec.distributions import Normal
 from tools.spec.entity import Attribute
 from tools.spec.measurement import (
@@ -76,6 +76,27 @@ def _design(t: np.ndarray, start: float, state: np.ndarray | None, base_state: i
     return np.column_stack(cols), names
 
 
+def _predict(c: dict[str, float], t: np.ndarray, start: float, state: np.ndarray | None,
+             seasonal: list[tuple[float, str]]) -> np.ndarray:
+    """The fitted level of every row (``_design(...) @ coef`` without building the matrix)."""
+    level = np.full(t.size, float(c["base"]))
+    if "trend" in c:
+        level += c["trend"] * ((t - start) / DAY)
+    if seasonal:  # the daily shape depends on the time only: computed once per distinct time
+        codes, times = pd.factorize(t)
+        w0 = 2 * np.pi * (np.asarray(times, dtype=float) - MONDAY)
+        shape = sum(c[f"cos{tag}"] * np.cos(w0 / period) + c[f"sin{tag}"] * np.sin(w0 / period)
+                    for period, tag in seasonal)
+        level += shape[codes]
+    if state is not None:
+        shift = np.zeros(int(state.max(initial=0)) + 1)
+        for name, x in c.items():
+            if name.startswith("state"):
+                shift[int(name[5:])] = x
+        level += shift[state]
+    return level
+
+
 def _ols(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Least squares through the small Gram matrix (columns are few, rows many: one pass over the rows)."""
     return np.linalg.lstsq(X.T @ X, X.T @ y, rcond=None)[0]
@@ -83,18 +104,23 @@ def _ols(X: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _inliers(resid: np.ndarray) -> np.ndarray:
     """Rows within 4 robust sigmas: rare excursions (incidents, degraded episodes) do not move the level."""
-    mad = 1.4826 * float(np.median(np.abs(resid - np.median(resid))))
-    return np.abs(resid - np.median(resid)) <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
+    dev = np.abs(resid - median(resid))
+    mad = 1.4826 * median(dev)
+    return dev <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
 
 
 def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: float, entity: np.ndarray,
                     series: np.ndarray, state: np.ndarray | None, state_names: list[str], periodic: bool,
-                    seed: int = 0, groups: dict[str, np.ndarray] | None = None) -> MeasurementFit:
+                    seed: int = 0, groups: dict[str, np.ndarray] | None = None,
+                    t_codes: np.ndarray | None = None) -> MeasurementFit:
     """Fit one measurement column. ``t`` in epoch seconds, rows sorted by series then time; ``groups``
-    maps a label attribute to its label per entity code (candidates for a per-label level shift)."""
+    maps a label attribute to its label per entity code (candidates for a per-label level shift);
+    ``t_codes`` numbers the distinct times (computed once per table when given)."""
     ok = np.isfinite(v)
-    v, t, entity, series = v[ok], t[ok], entity[ok], series[ok]
-    state = state[ok] if state is not None else None
+    t_codes = pd.factorize(t)[0] if t_codes is None else t_codes
+    if not ok.all():
+        v, t, entity, series, t_codes = v[ok], t[ok], entity[ok], series[ok], t_codes[ok]
+        state = state[ok] if state is not None else None
     span = float(t.max() - t.min()) if t.size else 0.0
     n_states = len(state_names)
     base_state = int(np.bincount(state, minlength=n_states).argmax()) if state is not None else 0
@@ -125,8 +151,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
                           keep_seasonal, keep_trend)
         coef = _ols(X[inlier], y[inlier])
     c = dict(zip(cols, coef, strict=True))
-    Xall, _ = _design(t, start, state, base_state, n_states, keep_seasonal, keep_trend)
-    level = Xall @ coef
+    level = _predict(c, t, start, state, keep_seasonal)
     resid = v - level
     base = float(c["base"])
     season = []
@@ -151,8 +176,11 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
             effects.append(AttributeEffect(attribute=attr, values=shifts))
             resid = resid - pd.Series(groups[attr][entity]).map(shifts).fillna(0.0).to_numpy()
             ent_mean = pd.Series(resid).groupby(entity).median()
-    within = resid - ent_mean.reindex(entity).to_numpy()
-    counts = np.bincount(entity)[np.unique(entity)]
+    per = np.zeros(int(entity.max(initial=0)) + 1)
+    per[ent_mean.index.to_numpy()] = ent_mean.to_numpy()
+    within = resid - per[entity]
+    counts = np.bincount(entity)
+    counts = counts[counts > 0]
     between_sd = float(np.sqrt(max(ent_mean.var(ddof=1) - np.var(within) / max(np.mean(counts), 1), 0.0))) \
         if ent_mean.size >= 3 else 0.0
     if between_sd >= 0.2 * max(float(np.std(within)), 1e-9):  # counts too: the level of each entity differs
@@ -188,8 +216,8 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         ns = np.array([states[nm].noise_scale if nm in states else 1.0 for nm in state_names])
         scale = ns[state]
     live = scale > 0.05
-    r_n, t_n, s_n = resid[live] / scale[live], t[live], series[live]
-    within = _without_common(r_n, t_n, s_n) if periodic else None
+    r_n, s_n = resid[live] / scale[live], series[live]
+    within = _without_common(r_n, t_codes[live], s_n) if periodic else None
     nf = fit_noise(r_n, s_n, periodic, poisson, within)
     noise = nf.noise
     floor, cap = caps(v)
@@ -245,16 +273,15 @@ def _group_effect(ent_mean: pd.Series, groups: dict[str, np.ndarray]) -> tuple[s
     return best
 
 
-def _without_common(resid: np.ndarray, t: np.ndarray, series: np.ndarray) -> np.ndarray:
-    """The residuals less their mean over the series at the same time, where at least MIN_COMMON series
+def _without_common(resid: np.ndarray, codes: np.ndarray, series: np.ndarray) -> np.ndarray:
+    """The residuals less their mean over the series at the same time (``codes`` number the times), where at least MIN_COMMON series
     share that time: a profile common to every entity (a daily shape the harmonics miss) is not noise
     of each entity, and fitted as such it would make entity means spread far wider than in the sample.
     Rescaled by sqrt(n / (n - 1)) so the within-entity spread stays unbiased."""
-    if np.unique(series).size < MIN_COMMON:
+    if np.count_nonzero(np.bincount(series)) < MIN_COMMON:
         return resid
-    codes, uniq = pd.factorize(t)
     n = np.bincount(codes)
-    mean = np.bincount(codes, weights=resid) / n
+    mean = np.bincount(codes, weights=resid) / np.maximum(n, 1)
     k = n[codes]
     shared = k >= MIN_COMMON
     out = resid.copy()

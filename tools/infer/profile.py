@@ -74,12 +74,43 @@ def _is_key_type(s: pd.Series) -> bool:
 
 
 def _uniqueness(frame: pd.DataFrame, cols: list[str]) -> float:
-    return 1.0 - float(frame.duplicated(subset=cols).mean())
+    """Share of the rows that are the first of their ``cols`` combination (``1 - duplicated().mean()``),
+    from factorised codes (a 1M-row table is scanned once per column, not once per candidate key)."""
+    if not len(frame):
+        return 1.0
+    combined = np.zeros(len(frame), np.int64)
+    for c in cols:
+        codes = _codes(frame, c)
+        combined = pd.factorize(combined * (int(codes.max()) + 2) + codes + 1)[0].astype(np.int64)
+    return float(combined.max() + 1) / len(frame)
+
+
+_CODES: dict[tuple, tuple] = {}
+
+
+def _codes(frame: pd.DataFrame, col: str) -> np.ndarray:
+    """Factorised codes of one column (missing is -1), remembered for the last frames seen."""
+    k = (id(frame), col)
+    hit = _CODES.get(k)
+    if hit is not None and hit[0] is frame:
+        return hit[1]
+    if len(_CODES) > 64:
+        _CODES.clear()
+    codes = pd.factorize(frame[col])[0].astype(np.int64)
+    _CODES[k] = (frame, codes)
+    return codes
 
 
 def find_keys(table: Table) -> tuple[list[str], list[str]]:
     """The entity key columns and warnings. With a time column, the key plus time must identify a row
     (a composite key such as Device_ID + Interface_ID when no single column does)."""
+    try:
+        return _find_keys(table)
+    finally:
+        _CODES.clear()
+
+
+def _find_keys(table: Table) -> tuple[list[str], list[str]]:
     f, time = table.frame, table.time.column if table.time else None
     n = len(f)
     cands = [c for c in f.columns if c != time and _is_key_type(f[c]) and f[c].notna().mean() >= 0.99]
@@ -121,13 +152,10 @@ def find_keys(table: Table) -> tuple[list[str], list[str]]:
 
 
 def _changes(values: pd.Series, same: np.ndarray) -> np.ndarray:
-    """Rows (after the first of each entity) whose value differs from the previous row's."""
-    v = values.to_numpy()
-    prev = np.r_[v[:1], v[:-1]]
-    isna = pd.isna(v)
-    prev_na = np.r_[isna[:1], isna[:-1]]
-    diff = np.where(isna | prev_na, isna != prev_na, v != prev)
-    return diff.astype(bool) & same
+    """Rows (after the first of each entity) whose value differs from the previous row's (missing equals
+    missing): compared as factorised codes, not as Python objects."""
+    k = pd.factorize(values)[0]
+    return np.r_[False, k[1:] != k[:-1]] & same
 
 
 def _numeric_kind(s: pd.Series, same: np.ndarray, name: str) -> str:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from tools.infer.fidelity import FidelityRow
 from tools.infer.profile import Profile
+from tools.infer.rowcodes import label_codes
 
 QUESTION_REL = 0.10
 MIN_SHARE = 5.0  # occupancy entries (percent) below this are left out of the comparison
@@ -29,14 +30,28 @@ def memory_frames(tables: dict[str, pd.DataFrame]):
 
     fr = Frames(Path("."))
     for name, df in tables.items():
-        df = df.copy()
+        df = df.copy(deep=False)
         for c in df.columns:
             if isinstance(df[c].dtype, pd.CategoricalDtype):
                 continue
             if pd.api.types.is_string_dtype(df[c].dtype) or df[c].dtype == object:
-                df[c] = df[c].astype("string").astype("category")
+                df[c] = _category(df[c])
         fr._cache[name] = df  # the executor reads tables through its cache: filled here instead of from Parquet
     return fr
+
+
+def _category(s: pd.Series) -> pd.Series:
+    """``s.astype("string").astype("category")`` from the distinct values only (one factorisation, not a
+    text conversion of every row)."""
+    codes, uniq = pd.factorize(s, sort=False)
+    cats = pd.Index(uniq).astype("string")
+    if not cats.is_unique or cats.hasnans:
+        return s.astype("string").astype("category")
+    perm = np.argsort(np.asarray(cats, dtype=object).astype(str), kind="stable")
+    rank = np.empty(perm.size, np.int64)
+    rank[perm] = np.arange(perm.size)
+    codes = np.where(codes >= 0, rank[np.maximum(codes, 0)], -1)
+    return pd.Series(pd.Categorical.from_codes(codes, categories=cats[perm]), index=s.index, name=s.name)
 
 
 @dataclass
@@ -69,11 +84,11 @@ def _questions(p: Profile, groups: list[str], state_col: str | None) -> list[Que
     out.append(Question(f"state_occupancy({state_col})", st.state_occupancy,
                         QuerySpec(template="state_occupancy", params={"state": state}, **base)))
     f = p.sorted_frame
-    lab = f[state_col].astype("string").fillna("")
+    code, names = label_codes(f, state_col)
     ent = p.entity_codes
-    entry = np.r_[True, (lab.to_numpy()[1:] != lab.to_numpy()[:-1]) | (ent[1:] != ent[:-1])]
-    first = pd.Series(lab.to_numpy()[np.r_[True, ent[1:] != ent[:-1]]]).mode()
-    counts = lab[entry].value_counts()
+    entry = np.r_[True, (code[1:] != code[:-1]) | (ent[1:] != ent[:-1])]
+    first = pd.Series(names[code[np.r_[True, ent[1:] != ent[:-1]]]]).mode()
+    counts = pd.Series(names[code[entry]]).value_counts()
     counts = counts[~counts.index.isin(list(first))]
     if len(counts):
         value = str(counts.index[0])
@@ -100,16 +115,29 @@ def _show(v) -> str:
     return "none" if v is None else f"{v:.4g}"
 
 
+def _columns(qs: list[Question]) -> list[str]:
+    """The columns the questions read (the rest of the table is not converted)."""
+    cols = []
+    for q in qs:
+        qq = q.query
+        state = qq.params.get("state")
+        cols += [qq.entity, qq.time, qq.params.get("key"), state.get("column") if isinstance(state, dict) else None,
+                 qq.group_by]
+    return [c for c in dict.fromkeys(cols) if c]
+
+
 def question_rows(profiles: list[Profile], gen: dict[str, pd.DataFrame], groups: dict[str, list[str]],
                   state_cols: dict[str, str]) -> list[FidelityRow]:
     """Each question answered on the sample and on the regenerated tables (the relative difference)."""
-    sample = memory_frames({p.name: p.table.frame for p in profiles if p.emission and p.keys})
-    regen = memory_frames({p.name: gen[p.name] for p in profiles if p.emission and p.keys and p.name in gen})
+    asked = {p.name: _questions(p, groups.get(p.name, []), state_cols.get(p.name))
+             for p in profiles if p.emission and p.keys and p.name in gen}
+    cols = {name: _columns(qs) for name, qs in asked.items()}
+    sample = memory_frames({p.name: p.table.frame[[c for c in cols[p.name] if c in p.table.frame.columns]]
+                            for p in profiles if p.name in asked})
+    regen = memory_frames({name: gen[name][[c for c in cols[name] if c in gen[name].columns]] for name in asked})
     rows = []
     for p in profiles:
-        if not (p.emission and p.keys and p.name in gen):
-            continue
-        for q in _questions(p, groups.get(p.name, []), state_cols.get(p.name)):
+        for q in asked.get(p.name, []):
             a, b = q.run(sample, q.query), q.run(regen, q.query)
             if isinstance(a, dict) and "occupancy" in q.label:
                 a = {k: v for k, v in a.items() if v >= MIN_SHARE}
