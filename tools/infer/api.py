@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.infer.assemble import TableFit, build_spec, fit_table, time_frame
+from tools.infer.assemble import TableFit, build_spec, fit_table
 from tools.infer.errors import InferError
 from tools.infer.fold import find_folds, fold_fits
 from tools.infer.profile import Profile, profile_table
@@ -14,6 +14,7 @@ from tools.infer.read import load_table
 from tools.infer.relations import Relation, detect_relations
 from tools.infer.render import render_spec
 from tools.infer.skew import add_relation_weights
+from tools.infer.timeline import time_frame
 from tools.spec.model import Spec
 
 

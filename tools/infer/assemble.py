@@ -4,7 +4,6 @@ measurements) with a provenance comment per fitted part."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -17,16 +16,15 @@ from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_noise import link_noise
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.formulas import as_formula, find_sums
-from tools.infer.naming import entity_name, group_id_formats, rename_entities
+from tools.infer.naming import entity_name, group_id_formats, id_format, rename_entities
 from tools.infer.overrides import LabelSource, fit_overrides
 from tools.infer.profile import Profile, seconds
 from tools.infer.relations import Relation
+from tools.infer.timeline import fit_arrival, series_numbers
 from tools.spec.distributions import ForeignKey, Listed, ParentAttribute
-from tools.spec.entity import Arrival, Attribute, Emission, EntityType, IdSpec, TrajectoryFlag
+from tools.spec.entity import Attribute, Emission, EntityType, IdSpec, TrajectoryFlag
 from tools.spec.model import Spec
 
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
-ID_SAMPLE = 10_000
 COMPOSITE_MAX = 10_000  # composite keys up to this many entities are listed pair by pair
 
 
@@ -40,21 +38,6 @@ class TableFit:
     measurements: dict[str, MeasurementFit]
     comments: dict[str, list[str]] = field(default_factory=dict)  # relative paths: "", ".attributes[0]"
     notes: list[str] = field(default_factory=list)
-
-
-def id_format(values: pd.Series, entity: str) -> tuple[str, str | None]:
-    """An id format reproducing the ids' shape (``RTR_001`` -> ``RTR_{i:03d}``) and a note if guessed."""
-    vals = values.dropna().astype(str).unique()[:ID_SAMPLE]  # the shape, not every id, decides the format
-    m = [_NUMBERED.match(v) for v in vals]
-    prefixes = {x.group(1) for x in m if x}
-    if all(m) and len(prefixes) == 1:
-        digits = [x.group(2) for x in m]
-        width = len(digits[0])
-        padded = width > 1 and all(len(d) == width for d in digits) and any(d.startswith("0") for d in digits)
-        prefix = next(iter(prefixes)).replace("{", "{{").replace("}", "}}")
-        return (f"{prefix}{{i:0{width}d}}" if padded else f"{prefix}{{i}}"), None
-    guess = re.sub(r"\W+", "_", entity).upper() + "_{i}"
-    return guess, f"ids have no single prefix+number shape (e.g. {', '.join(sorted(vals)[:3])}); format '{guess}' is a guess"
 
 
 def _first_rows(p: Profile, sf: pd.DataFrame) -> pd.DataFrame:
@@ -153,7 +136,7 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
                 f"state machine from {states.transitions} transitions of {p.entities} entities "
                 f"({p.name}: {', '.join(c.name for c in cols) or 'no state column'}; {len(sf)} rows)",
                 *states.notes]
-        series = _series(p, t)
+        series = series_numbers(p, t)
         groups = _label_groups(p, ents, dimension)
         t_codes = pd.factorize(t)[0]
         for c in [c for c in p.columns.values() if c.role == "measurement"]:
@@ -173,7 +156,7 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
         measurements = _sums(p, sf, measurements, attrs, tf)
         measurements = link_noise(measurements, tf.measurements, tf.notes, p.name)
         if not periodic:
-            arrival = _arrival(t, p.entity_codes, start)
+            arrival = fit_arrival(t, p.entity_codes, start)
     count = max(p.series or p.entities, 1)
     if p.series > p.entities:
         tf.notes.append(f"{p.name}: {p.series} series share {p.entities} ids ({key}); the spec writes {p.series} "
@@ -278,40 +261,6 @@ def _label_groups(p: Profile, ents: pd.DataFrame, dimension: pd.DataFrame | None
             if col not in out and labels and 2 <= rows[col].nunique() <= 50:
                 out[col] = rows[col].astype(str).to_numpy()
     return out
-
-
-def _series(p: Profile, t: np.ndarray) -> np.ndarray:
-    """A series number per row: the entity, split when several rows share an (entity, time)."""
-    rank = pd.DataFrame({"e": p.entity_codes, "t": t}).groupby(["e", "t"], sort=False).cumcount().to_numpy()
-    return p.entity_codes * (int(rank.max()) + 1) + rank
-
-
-def _arrival(t: np.ndarray, codes: np.ndarray, start: float) -> Arrival | None:
-    first = np.r_[True, codes[1:] != codes[:-1]]
-    last = np.r_[codes[1:] != codes[:-1], True]
-    t0 = t[first]
-    lives = t[last] - t0
-    life = float(lives.max()) + 1
-    if np.ptp(t0) == 0 or np.median(lives) >= 0.5 * np.ptp(t):  # all start together, or live through the span
-        return None
-    hours = np.bincount(((t0 % 86400) // 3600).astype(int), minlength=24).astype(float)
-    return Arrival(hourly_weights=[round(h / hours.sum() * 24, 3) for h in hours],
-                   max_duration=format_duration(math.ceil(life / 60) * 60))
-
-
-def time_frame(profiles: list[Profile]) -> tuple[float, float]:
-    """Spec start (earliest timestamp, epoch seconds) and horizon (seconds) covering every table."""
-    lo, hi = [], []
-    for p in profiles:
-        if p.emission:
-            t = seconds(p.table.frame[p.table.time.column])
-            first = float(t.min())
-            lo.append(first - first % p.cadence if p.jitter else first)  # a jittered grid starts on a tick
-            hi.append(float(t.max()) + (p.cadence or 0.0))
-    if not lo:
-        return datetime(2026, 1, 1, tzinfo=UTC).timestamp(), 3 * 86400.0
-    start = min(lo)
-    return start, max(max(hi) - start, 60.0)
 
 
 def build_spec(name: str, fits: list[TableFit], start: float, horizon: float, seed: int) -> Spec:

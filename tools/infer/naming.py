@@ -14,6 +14,7 @@ from tools.spec.names import IDENTIFIER, MAX_NAME_BYTES
 
 _ID = re.compile(r"^(.+?)[_\s.-]*(id|key|code|no|number|uuid|guid)$", re.IGNORECASE)
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
+ID_SAMPLE = 10_000
 _TABLE_NOISE = re.compile(r"(_(data|table|log|logs|records|rows))+$", re.IGNORECASE)
 
 
@@ -76,3 +77,18 @@ def group_id_formats(ids: np.ndarray, groups: dict[str, np.ndarray]) -> tuple[st
             formats[str(label)] = f"{p}{{i:0{width}d}}" if padded else f"{p}{{i}}"
         return attr, formats
     return None
+
+
+def id_format(values: pd.Series, entity: str) -> tuple[str, str | None]:
+    """An id format reproducing the ids' shape (``RTR_001`` -> ``RTR_{i:03d}``) and a note if guessed."""
+    vals = values.dropna().astype(str).unique()[:ID_SAMPLE]  # the shape, not every id, decides the format
+    m = [_NUMBERED.match(v) for v in vals]
+    prefixes = {x.group(1) for x in m if x}
+    if all(m) and len(prefixes) == 1:
+        digits = [x.group(2) for x in m]
+        width = len(digits[0])
+        padded = width > 1 and all(len(d) == width for d in digits) and any(d.startswith("0") for d in digits)
+        prefix = next(iter(prefixes)).replace("{", "{{").replace("}", "}}")
+        return (f"{prefix}{{i:0{width}d}}" if padded else f"{prefix}{{i}}"), None
+    guess = re.sub(r"\W+", "_", entity).upper() + "_{i}"
+    return guess, f"ids have no single prefix+number shape (e.g. {', '.join(sorted(vals)[:3])}); format '{guess}' is a guess"
