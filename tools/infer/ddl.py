@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from tools.infer.errors import InferError
+from tools.infer.naming import rename_entities
 from tools.infer.read import identifier
 from tools.spec.distributions import Categorical, ForeignKey, IntegerRange, Normal
 from tools.spec.entity import Attribute, Emission, EntityType, IdSpec
@@ -136,6 +137,8 @@ def infer_from_ddl(path: str | Path, *, name: str = "inferred", seed: int = 0) -
         entities.append(EntityType(name=t["name"], table=t["name"], id=IdSpec(column=key[0], format=f"{key[0].upper()}_{{i}}"),
                                    count=count, attributes=attrs, emission=em, measurements=ms if time else []))
     entities = _fold_metric_tables(entities, tables, guesses)
+    # named from the id column as on the sample path ("device", not "links"); a clash keeps the table's name
+    entities = rename_entities(entities, {e.name: [e.id.column] for e in entities})
     return Spec(name=name, description=f"Drafted by chronoeval infer from the DDL in {p.name} (defaults, no data).",
                 seed=seed, horizon="3d", entities=entities), guesses
 

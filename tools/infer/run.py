@@ -14,10 +14,25 @@ from tools.infer.render import render_spec
 from tools.spec.model import Spec
 
 
+def _rebased(extra: list, ddl_spec: Spec, fitted: Spec) -> list:
+    """DDL-only entity types whose foreign keys point at the fitted entity of the same table, renamed to
+    their table's name when their name is taken by a fitted entity."""
+    by_table = {t: e.name for e in fitted.entities for t in e.table_names}
+    taken = {e.name for e in fitted.entities}
+    final = {e.name: e.table_name if e.name in taken else e.name for e in extra}
+    target = {e.name: final.get(e.name, by_table.get(e.table_name, e.name)) for e in ddl_spec.entities}
+    out = []
+    for e in extra:
+        attrs = [a.model_copy(update={"dist": a.dist.model_copy(update={"entity": target.get(a.dist.entity, a.dist.entity)})})
+                 if a.dist.kind == "foreign_key" else a for a in e.attributes]
+        out.append(e.model_copy(update={"attributes": attrs, "name": final[e.name]}))
+    return out
+
+
 def _with_ddl(result: InferResult, ddl_spec: Spec, guesses: list[str]) -> InferResult:
     """Add the DDL's tables that have no sample file (their parts stay guesses)."""
     have = {t for e in result.spec.entities for t in e.table_names}
-    extra = [e for e in ddl_spec.entities if not set(e.table_names) & have]
+    extra = _rebased([e for e in ddl_spec.entities if not set(e.table_names) & have], ddl_spec, result.spec)
     if not extra:
         result.notes.append("--ddl: every DDL table has a sample file; the samples were fitted, the DDL not used")
         return result
