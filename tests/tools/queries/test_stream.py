@@ -139,3 +139,26 @@ def test_views_only_world_explores_a_sample_and_both_executors_agree(layouts, tm
         assert canonical(t.reference(whole, q), t.type_of(q)) == rec["answer"], rec["id"]
         fams.add(rec["family"])
     assert "stateful" in fams
+
+
+@pytest.mark.slow
+def test_holdout_on_a_partitioned_bundle_is_the_single_file_one(layouts, tmp_path):
+    """``queries --holdout 1d --family forecast`` on a partitioned bundle: the parts keep the visible
+    rows, holdout/ gets the same rows and document, and the suite is the single-file one."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from tools.queries.holdout import read_holdout
+    from tools.queries.suite import build_suite
+
+    local, dask = (shutil.copytree(b, tmp_path / b.name) for b in layouts)
+    for b in (local, dask):
+        build_suite(b, n=6, holdout="1d", families=["forecast"])
+    assert read_holdout(local) == read_holdout(dask)
+    held = pq.read_table(dask / "holdout" / "readings.parquet")
+    assert held.num_rows and held.equals(pq.read_table(local / "holdout" / "readings.parquet"))
+    vis = [pq.read_table(p) for p in table_files(dask, "readings")]
+    assert len(vis) > 1 and sum(t.num_rows for t in vis) == pq.read_metadata(local / "data" / "readings.parquet").num_rows
+    assert (local / "qa.jsonl").read_text() == (dask / "qa.jsonl").read_text()
+    assert '"family": "forecast"' in (dask / "qa.jsonl").read_text()
