@@ -6,6 +6,10 @@ from pydantic import BaseModel
 
 from prompts.base import Prompt
 from tools.describe.draft import DomainDraft, EntityDraft, MeasurementDraft
+from tools.patterns.registry import all_kinds
+
+# kinds a description can ask for (those that need more than a key are the spec writer's), and cascades
+HINTABLE = ", ".join([k.name for k in all_kinds() if k.placement != "other"] + ["cascade"])
 
 
 class DescriptionInput(BaseModel):
@@ -20,13 +24,12 @@ class DescriptionInput(BaseModel):
 
 SCHEMA_INFERENCE = Prompt(
     name="schema_inference",
-    instruction="""You read a domain expert's description of their telemetry and draft the data it
+    instruction=f"""You read a domain expert's description of their telemetry and draft the data it
 describes. Name things with the user's own words in snake_case. The entity is the thing each time
 series belongs to (a turbine, a pod, a region). Give the count, cadence (e.g. 10m) and horizon
 (e.g. 14d) only when the text states them; leave them null otherwise. List the measurements the
 text names, and the states it names in the order given (the normal state first). incident_hints
-are pattern kinds the user asks for: spike, dip, level_shift, kpi_degradation, variance_burst,
-slow_drift, flash_crowd, flatline, null_burst, data_outage, cascade. In evidence, map each part
+are pattern kinds the user asks for: {HINTABLE}. In evidence, map each part
 (entity, count, measurements, states, cadence, horizon) to the words it came from.
 Use the catalog entries you are given: set catalog_id to an entry's id where the text means it, and
 units as the catalog writes them; mention every measurement, attribute and state the text names, and

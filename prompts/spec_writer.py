@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from prompts.base import Prompt
+from tools.patterns.registry import all_kinds
 
 
 class DomainInput(BaseModel):
@@ -51,11 +52,14 @@ as given. If problems are listed, your previous answer made the spec invalid: fi
 )
 
 
-class IncidentIdea(BaseModel):
-    """One incident to inject (kinds: kpi_degradation, spike, dip, level_shift, slow_drift,
-    variance_burst, flatline, null_burst, data_outage)."""
+# the kinds a plan can name: the ones a writer places with one key (or none), from the kinds' registry
+PLANNABLE = [k.name for k in all_kinds() if k.placement in ("effects", "keys", "rows")]
 
-    kind: str
+
+class IncidentIdea(BaseModel):
+    """One incident to inject."""
+
+    kind: str = Field(description="the pattern kind, one of: " + ", ".join(PLANNABLE))
     key: str | None = None
     entities: int = Field(default=3, ge=1)
     day: int = Field(default=2, ge=1)

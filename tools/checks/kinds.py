@@ -22,6 +22,7 @@ from tools.checks.patterns import Ctx, allowed_fp, needed, pattern, peers, table
 from tools.checks.series import control_windows, fetch, robust_scale, spread
 from tools.checks.tables import NULL_LABEL, label, label_maps
 from tools.common.durations import parse_duration
+from tools.patterns.registry import get_kind
 
 
 def missing_checks(ctx: Ctx) -> tuple[Check, Check]:
@@ -62,6 +63,12 @@ def missing_checks(ctx: Ctx) -> tuple[Check, Check]:
     else:
         loc_ok, loc = True, "event table: windows without events are normal, so only detectability is checked"
     return pattern(ctx, "detectable", ok, det, sql), pattern(ctx, "localized", loc_ok, loc, sql)
+
+
+def _acts_on_rows(kind: str) -> bool:
+    """Whether a kind changes which rows exist or their states (behaviour shifts, outages)."""
+    k = get_kind(kind)
+    return k is not None and (k.shifts_behaviour or k.removes_rows)
 
 
 def _differs(a: dict[str, int], z: dict[str, int]) -> tuple[bool, float, float]:
@@ -111,7 +118,7 @@ def behavior_checks(ctx: Ctx) -> tuple[Check, Check]:
     mine = set(rec.get("targets") or rec["entities"])  # the whole targeted population: its rows outside
     # the window are the baseline (for arriving entities, the sessions active in the window are few)
     others = sorted({x for r in b.incidents if r.get("table") == rec["table"] and r["id"] != rec["id"]
-                     and r["kind"] in ("behavior_shift", "data_outage") for x in r.get("targets") or r["entities"]} - mine)
+                     and _acts_on_rows(r["kind"]) for x in r.get("targets") or r["entities"]} - mine)
     group = f"CASE WHEN {idc} IN {in_list(sorted(mine))} THEN 1 WHEN {idc} IN {in_list(others)} THEN 2 ELSE 0 END"
     sql = (f"WITH s AS (SELECT {group} AS affected, epoch_us({ts}) AS t, {lab} AS cur, "
            f"lag({lab}) OVER w AS prev, lag(epoch_us({ts})) OVER w AS prev_t FROM {qi(rec['table'])} "

@@ -8,9 +8,7 @@ import copy
 from typing import Any
 
 from tools.describe.refine import incident_id
-
-VALUE_KINDS = {"kpi_degradation", "spike", "dip", "level_shift", "slow_drift", "variance_burst"}
-KEY_KINDS = {"flatline", "null_burst"}
+from tools.patterns.registry import get_kind
 
 
 def apply_measurement_advice(spec: dict[str, Any], advice: list[dict[str, Any]]) -> dict[str, Any]:
@@ -56,16 +54,17 @@ def apply_incident_plan(spec: dict[str, Any], plan: list[dict[str, Any]], days: 
     out["incidents"] = []
     for idea in plan:
         kind, key = idea["kind"], idea.get("key")
-        if kind not in VALUE_KINDS | KEY_KINDS | {"data_outage"} or (kind != "data_outage" and key not in keys):
+        placement = getattr(get_kind(kind), "placement", None)  # what a writer gives it: effects, keys, rows
+        if placement not in ("effects", "keys", "rows") or (placement != "rows" and key not in keys):
             continue
         inc: dict[str, Any] = {
             "kind": kind, "id": incident_id(out, kind), "description": f"{kind.replace('_', ' ')} on {key or 'rows'}",
             "target": {"entity": e["name"], "random": max(1, min(int(idea.get("entities", 3)), int(e["count"]) // 4 or 1))},
             "window": {"start": f"day {min(max(1, int(idea.get('day', 2))), days)} {int(idea.get('start_hour', 10)):02d}:00",
                        "duration": f"{int(idea.get('hours', 3))}h"}}
-        if kind in VALUE_KINDS:
-            inc["effects"] = {key: "-8sigma" if kind == "dip" else "8sigma"}
-        elif kind in KEY_KINDS:
+        if placement == "effects":
+            inc["effects"] = {key: "-8sigma" if get_kind(kind).effect_way == "down" else "8sigma"}
+        elif placement == "keys":
             inc["keys"] = [key]
         out["incidents"].append(inc)
     return out

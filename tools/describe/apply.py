@@ -13,6 +13,7 @@ from typing import Any
 from tools.describe.extract import snake
 from tools.describe.profiles import measurement_profile
 from tools.describe.refine import Refinement, find_incident, incident_id
+from tools.patterns.registry import get_kind
 
 DATA = {"data", "questions", "paraphrases"}
 
@@ -74,7 +75,8 @@ def _key_for(e: dict, text: str, kinds: tuple[str, ...]) -> str | None:
 def add_incident(spec: dict, r: Refinement, days: int) -> str:
     """Add the incident; returns a sentence saying what was added."""
     kind = r.kind or "kpi_degradation"
-    main = next((e for e in _entities(spec) if e.get("arrival")), None) if kind == "flash_crowd" else None
+    placement = getattr(get_kind(kind), "placement", "effects")  # what the kind needs: effects, keys, rows...
+    main = next((e for e in _entities(spec) if e.get("arrival")), None) if placement == "arrivals" else None
     main = main or next((e for e in _entities(spec) if e.get("measurements")), _entities(spec)[0])
     target: dict[str, Any]
     if r.target_ids:
@@ -82,7 +84,7 @@ def add_incident(spec: dict, r: Refinement, days: int) -> str:
         target = {"entity": ent["name"], "ids": r.target_ids}
     elif r.topic and (hit := _attribute_with_value(spec, r.topic)):
         ent, attr, value = hit
-        ent = main if kind == "flash_crowd" else ent
+        ent = main if placement == "arrivals" else ent
         target = {"entity": ent["name"], "where": [{"attribute": attr, "equals": value}]}
     elif r.count:
         ent = entity_for_word(spec, r.entity_word) or main
@@ -95,18 +97,18 @@ def add_incident(spec: dict, r: Refinement, days: int) -> str:
     inc: dict[str, Any] = {"kind": kind, "id": incident_id(spec, kind), "description": f"added in chat: {r.text}",
                            "target": target, "window": {"start": r.when or f"day {max(1, days // 2 + 1)} 10:00",
                                                         "duration": r.duration or "3h"}}
-    if kind == "flash_crowd":
+    if placement == "arrivals":
         inc["surge"] = "+300%"
         if not ent.get("arrival"):
             key = _key_for(ent, r.text, ("rate", "counter"))
             inc["keys"] = [key] if key else []
-    elif kind in ("flatline", "null_burst"):
+    elif placement == "keys":
         inc["keys"] = [_key_for(ent, r.text, ("gauge", "usage", "latency"))]
-    elif kind != "data_outage":
+    elif placement != "rows":
         key = _key_for(ent, r.text, ("latency", "error", "gauge", "usage", "rate"))
         if key is None:
             raise RefineError(f"{ent['name']} has no measurement for a {kind.replace('_', ' ')}; try an outage")
-        inc["effects"] = {key: "-8sigma" if kind == "dip" else "8sigma"}
+        inc["effects"] = {key: "-8sigma" if getattr(get_kind(kind), "effect_way", None) == "down" else "8sigma"}
     spec.setdefault("incidents", []).append(inc)
     return (f"added {kind.replace('_', ' ')} '{inc['id']}' on {target_words(target)}, {window_words(inc['window'])}"
             + (f", on {', '.join(inc['keys'])}" if inc.get("keys") else "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 IDENT = r"^[a-z][a-z0-9_]*$"
 
@@ -193,14 +193,21 @@ class IncidentArchetype(_Model):
     name: str
     field: Field_
     synonyms: list[str] = Field(min_length=1)
-    kind: Literal["spike", "dip", "level_shift", "kpi_degradation", "variance_burst", "slow_drift", "flatline",
-                  "null_burst", "data_outage", "correlation_break", "seasonality_break", "flash_crowd",
-                  "behavior_shift"]
+    kind: str  # a registered pattern kind (tools/patterns/kinds)
     measurements: list[str] = []  # measurement archetype ids it applies to (first that the spec has wins)
     classes: list[MeasurementClass] = []  # or any measurement of these classes
     magnitude_sigma: float = Field(default=8.0, ge=0)  # in spreads, applied in the worse direction
     duration: str = "4h"
     share: float = Field(default=0.1, gt=0, le=1)  # share of entities affected
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, v: str) -> str:
+        from tools.patterns.registry import kind_names
+
+        if v not in kind_names():
+            raise ValueError(f"unknown pattern kind '{v}'; known: {', '.join(kind_names())}")
+        return v
 
 
 class Catalog(_Model):

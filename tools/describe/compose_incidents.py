@@ -12,8 +12,14 @@ import math
 from typing import Any
 
 from tools.describe.catalog_model import Catalog, MeasurementArchetype
+from tools.patterns.registry import get_kind
 
-VALUE_KINDS = ("kpi_degradation", "spike", "dip", "level_shift", "slow_drift")
+
+def _moves_values(kind: str) -> bool:
+    """Kinds a catalog incident can name for a measurement: effects that move its level."""
+    k = get_kind(kind)
+    return k is not None and k.placement == "effects" and k.effect_way != "spread"
+
 HEALTH_CLASSES = ("vital", "latency", "error", "condition", "throughput", "signal", "consumption", "environment",
                   "storage", "count", "position", "amount", "duration", "score")
 
@@ -82,7 +88,7 @@ def _pick(keys: list[dict], archs: dict[str, MeasurementArchetype], catalog: Cat
         (not k.get("integer") or k.get("noise", {}).get("kind") != "poisson")
         and _sized(k, archs.get(k["name"]), 8.0) is not None))}
     for inc in catalog.incidents:
-        if field and inc.field != field or inc.kind not in VALUE_KINDS:
+        if field and inc.field != field or not _moves_values(inc.kind):
             continue
         for k in keys:
             a = archs.get(k["name"])
@@ -136,10 +142,11 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
     for kind in extra:
         words = (asked_words or {}).get(kind, "").lower()
         named = next((k["name"] for k in keys if k["name"] not in used and k["name"].replace("_", " ") in words), None)
+        k = get_kind(kind)
+        placeable = k is not None and k.placeable
         pick = (named, None) if named else _pick(keys, archs, catalog, None, used,
-                                                 need_room=kind not in ("flatline", "null_burst"))
-        if pick is None or kind not in ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline",
-                                        "null_burst"):
+                                                 need_room=not (placeable and k.placement == "keys"))
+        if pick is None or not placeable:
             decisions.append(f"incident {kind}: asked for, but no further measurement or a kind reporters cannot "
                              "show; skipped")
             continue
@@ -148,15 +155,15 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
         base = {"id": f"{key}_{kind}", "target": {"entity": entity, "random": 1},
                 "window": {"start": f"day {day(horizon_days - 1 if horizon_days > 2 else horizon_days)} 06:00",
                            "duration": "8h"}}
-        if kind in ("flatline", "null_burst"):
+        if k.placement == "keys":
             out.append({"kind": kind, **base, "keys": [key],
                         "description": f"one {entity.replace('_', ' ')}'s {key} is "
                                        f"{'stuck' if kind == 'flatline' else 'missing'}."})
         else:
             a = archs.get(key)
             spec = next(k for k in keys if k["name"] == key)
-            sig = _sized(spec, a, 10.0, up=None if kind in ("spike", "level_shift", "slow_drift") else False)
-            if kind == "variance_burst":
+            sig = _sized(spec, a, 10.0, up=None if k.effect_way == "worse" else False)
+            if k.effect_way == "spread":
                 sig = "10sigma"
             if sig is None:
                 decisions.append(f"incident {kind} on {key}: no room for a detectable {kind} within its bounds; skipped")

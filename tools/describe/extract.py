@@ -31,15 +31,18 @@ _LIST_END = (r"(?=\s+(?:every|each|per|by|over|for|during|across|in|at|hourly|da
 # words before a head noun that are not part of the entity's name ("our sensors", "about 40 pumps")
 _NOT_MODIFIERS = {"our", "their", "many", "several", "different", "various", "some", "all", "the", "of", "new",
                   "old", "about", "around", "roughly", "approximately", "over", "under"}
-_INCIDENT_WORDS = [
-    (r"cascad", "cascade"), (r"outage|blackout|goes? down|went down|offline for|data loss|stops? reporting",
-                             "data_outage"),
-    (r"flash crowd|traffic surge|sudden surge|rush", "flash_crowd"), (r"spike|burst|jump", "spike"),
-    (r"stuck|flat ?line|(?:value|reading|sensor|data|signal)s?\s+(?:is\s+|are\s+|gets?\s+|went\s+)?frozen|"
-     r"frozen\s+(?:value|reading|sensor|data|signal)", "flatline"), (r"drift|slowly (?:rising|falling|degrad)|leak", "slow_drift"),
-    (r"degradation|slowdown|slow down|degrad", "kpi_degradation"), (r"missing (?:values|data)|gaps|nulls",
-                                                                    "null_burst"),
-]
+CASCADE_WORDS = r"cascad"
+
+
+def incident_words(in_descriptions: bool = True) -> list[tuple[str, str]]:
+    """(regex, kind) for every kind users name, in registry rank order: the one word map of the
+    describe reader and the chat (``PatternKind.words``). ``in_descriptions`` leaves out kinds whose
+    words in a domain description mean the data's own behaviour ("noisy readings"), and puts
+    cascades first (a chat request says "make ... cascade", a grammar of its own)."""
+    from tools.patterns.registry import all_kinds
+
+    words = [(k.words, k.name) for k in all_kinds() if k.words and (k.in_descriptions or not in_descriptions)]
+    return [(CASCADE_WORDS, "cascade"), *words] if in_descriptions else words
 _PACK_WORDS = {
     "iot": r"sensor|device|iot|temperature|humidity|pressure|battery|firmware|meter|pump|turbine|hvac|drone",
     "telecom": r"cell|tower|telecom|link|router|backhaul|latency|packet|jitter|rrc|prb|ue\b|network|5g|lte",
@@ -237,7 +240,7 @@ def find_attributes(text: str, entity: str) -> list[tuple[AttributeDraft, str]]:
 def find_incidents(text: str) -> list[tuple[str, str]]:
     """(pattern kind, words) for each kind of incident the text asks for."""
     out: dict[str, str] = {}
-    for pattern, kind in _INCIDENT_WORDS:
+    for pattern, kind in incident_words():
         m = re.search(rf"\b(?:{pattern})", text, re.I)
         if m and kind not in out:  # the words around the match, so the writer can find the key it names
             out[kind] = text[max(0, m.start() - 40): m.end() + 40].strip()

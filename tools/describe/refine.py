@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tools.describe.extract import find_cadence, find_horizon, number, singular, snake
+from tools.describe.extract import find_cadence, find_horizon, incident_words, number, singular, snake
 
 Op = Literal["help", "quit", "show_incidents", "show_questions", "add_persona", "add_incident", "cascade",
              "remove_incident", "drop_questions", "more_questions", "resize", "unknown"]
@@ -27,10 +27,6 @@ HELP = """I understand (one request a line):
   make the outage cascade to the cells behind RTR_003        remove the flash crowd
   drop the security questions         more stateful questions about maintenance
   make it 80 sensors / every 5 minutes / over 3 days         help, quit"""
-KIND_WORDS = [("flash_crowd", r"flash crowd|traffic surge|surge|rush"), ("data_outage", r"outage|blackout|dropout"),
-              ("spike", r"spike|burst"), ("dip", r"\bdip\b|\bdrop in\b"), ("slow_drift", r"drift|leak"),
-              ("flatline", r"stuck|frozen|flat ?line"), ("kpi_degradation", r"degradation|slowdown|degrad"),
-              ("null_burst", r"missing values|gaps|nulls"), ("variance_burst", r"noise|jitter burst|noisy")]
 PARTS_OF_DAY = {"morning": ("08:00", "4h"), "afternoon": ("13:00", "4h"), "evening": ("18:00", "3h"),
                 "night": ("01:00", "4h"), "midnight": ("00:00", "2h"), "noon": ("12:00", "2h")}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -90,7 +86,7 @@ def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Re
         which = re.search(r"\bthe (\w[\w ]*?) cascade", t, re.I)
         return Refinement(op="cascade", text=t, entity_word=singular(m.group(1).strip().split()[-1].lower()),
                           target_ids=[m.group(2).strip(".,")], topic=which.group(1) if which else None)
-    kind = next((k for k, pat in KIND_WORDS if re.search(pat, low)), None)
+    kind = next((k for pat, k in incident_words(in_descriptions=False) if re.search(rf"\b(?:{pat})", low)), None)
     if kind and re.search(r"\b(remove|delete|drop|undo)\b", low):
         return Refinement(op="remove_incident", text=t, kind=kind)
     if kind and re.search(r"\b(add|inject|insert|create|simulate|put)\b", low):

@@ -15,11 +15,11 @@ from tools.describe.catalog_model import Catalog
 from tools.describe.compose_machine import TERMINAL_ROLES, state_role
 from tools.describe.draft import AttributeDraft, DescriptionError, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import (
-    _INCIDENT_WORDS,
     _duration,
     find_entity,
     find_horizon,
     find_incidents,
+    incident_words,
     nearest_pack,
     plural,
     snake,
@@ -359,7 +359,7 @@ class _Reader:
     def place_item(self, e: EntityDraft, verb: str, it) -> None:
         if not set(re.findall(r"[a-z]+", it.words.lower())) - _GLUE:
             return  # "over a" left from "every 15 minutes over a 12 day voyage": no name at all
-        if any(re.search(rf"\b(?:{pattern})", it.words, re.I) for pattern, _kind in _INCIDENT_WORDS):
+        if any(re.search(rf"\b(?:{pattern})", it.words, re.I) for pattern, _kind in incident_words()):
             return  # "with an outage on a few sites": an incident wish, read by find_incidents
         ents = index(self.catalog, "entities").lexical(it.words)
         other = self.head_owner(it.words)

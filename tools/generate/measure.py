@@ -231,7 +231,7 @@ def compute_measurements(pop: Population, rows: dict, rng: np.random.Generator, 
     ``local`` (row -> index into ``units``), ``entity``, ``t`` (seconds from start), ``state``
     (index or None) and ``attrs`` (the population's columns).
     Returns ``{name: (float values, is_integer)}`` for the visible measurements. ``injector``
-    (tools.patterns.inject.Injector) applies incidents before bounds and rounding, drawing only
+    (tools.generate.incidents.inject.Injector) applies incidents before bounds and rounding, drawing only
     from ``inc_rng``.
     """
     e = pop.etype

@@ -1,7 +1,8 @@
-"""Incident pattern library: parameter models per kind, pure pattern functions in a registry,
-resolution of targets/windows/cascades, and injection into generated data."""
+"""Incident pattern kinds: one module per kind in ``tools/patterns/kinds`` (parameter model, pure
+injection function and a ``PatternKind`` registry entry), the shared parameter parts, magnitudes
+and the spec-level incident checks. Applying incidents to a generated world (resolution, injection,
+the manifest) is in ``tools.generate.incidents``."""
 
 from tools.patterns.magnitude import Magnitude, parse_magnitude
-from tools.patterns.model import KINDS, Cascade, Incident
 
-__all__ = ["KINDS", "Cascade", "Incident", "Magnitude", "parse_magnitude"]
+__all__ = ["Magnitude", "parse_magnitude"]

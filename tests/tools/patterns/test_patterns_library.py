@@ -1,28 +1,27 @@
-"""The pure pattern functions of tools/patterns/library.py on synthetic arrays.
+"""The pure pattern functions of the kinds (tools/patterns/kinds/*.py) on synthetic arrays.
 
 Each function gets (model, x, tau, span, amount, rng, ctx) and returns the new values; the
-expected values here follow the documented contract of each kind (docstrings of model.py)."""
+expected values here follow the documented contract of each kind (its model's docstring)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tools.patterns import KINDS
-from tools.patterns.library import VALUE_PATTERNS, trapezoid
-from tools.patterns.model import (
-    CorrelationBreak,
-    Dip,
-    FlashCrowd,
-    Flatline,
-    KpiDegradation,
-    LevelShift,
-    NullBurst,
-    SeasonalityBreak,
-    SlowDrift,
-    Spike,
-    VarianceBurst,
-)
+from tools.patterns.kinds.correlation_break import CorrelationBreak
+from tools.patterns.kinds.dip import Dip
+from tools.patterns.kinds.flash_crowd import FlashCrowd
+from tools.patterns.kinds.flatline import Flatline
+from tools.patterns.kinds.kpi_degradation import KpiDegradation
+from tools.patterns.kinds.level_shift import LevelShift
+from tools.patterns.kinds.null_burst import NullBurst
+from tools.patterns.kinds.seasonality_break import SeasonalityBreak
+from tools.patterns.kinds.slow_drift import SlowDrift
+from tools.patterns.kinds.spike import Spike
+from tools.patterns.kinds.variance_burst import VarianceBurst
+from tools.patterns.library import trapezoid
+from tools.patterns.model import KINDS
+from tools.patterns.registry import all_kinds, get_kind
 
 M = 60.0
 H = 3600.0
@@ -38,7 +37,7 @@ def call(kind, inc, x, tau=None, span=4 * H, amount=0.0, rng=None, ctx=None):
     x = np.asarray(x, float)
     tau = np.arange(x.size) * 15 * M if tau is None else np.asarray(tau, float)
     amount = np.broadcast_to(np.asarray(amount, float), x.shape)
-    return VALUE_PATTERNS[kind](inc, x, tau, span, amount, rng or np.random.default_rng(0), ctx or {})
+    return get_kind(kind).inject(inc, x, tau, span, amount, rng or np.random.default_rng(0), ctx or {})
 
 
 def test_registry_covers_every_value_kind():
@@ -47,7 +46,7 @@ def test_registry_covers_every_value_kind():
     assert set(KINDS) == {"spike", "dip", "level_shift", "kpi_degradation", "variance_burst", "flatline",
                           "data_outage", "null_burst", "flash_crowd", "slow_drift", "seasonality_break",
                           "behavior_shift", "correlation_break", "cascade"}
-    assert set(VALUE_PATTERNS) == set(KINDS) - {"data_outage", "behavior_shift", "cascade"}
+    assert {k.name for k in all_kinds() if k.inject} == set(KINDS) - {"data_outage", "behavior_shift", "cascade"}
 
 
 @pytest.mark.parametrize("amount", [2.5, -2.5])

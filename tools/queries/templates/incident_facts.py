@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from tools.patterns.registry import Words, get_kind
 from tools.queries.context import SynthContext, iso
 from tools.queries.render import plural
 from tools.queries.spec import Window
@@ -64,19 +65,14 @@ def _when(w: Window, t) -> str:
 
 
 def _what(inc: Inc) -> str:
+    """How a question names the incident (the kind's ``phrase``: "spike in latency")."""
     rec, t = inc.rec, inc.t
+    kind = get_kind(rec["kind"])
+    if kind is None:
+        return "incident"
     ks = join_words([key_name(k) for k in rec.get("keys", [])]) if rec.get("keys") else ""
     states = list((rec.get("params") or {}).get("transitions", {}))
-    return {
-        "spike": f"spike in {ks}", "dip": f"dip in {ks}", "level_shift": f"shift in {ks}",
-        "kpi_degradation": f"{ks} degradation", "variance_burst": f"burst of {ks} volatility",
-        "flatline": f"stuck {ks} readings", "null_burst": f"burst of missing {ks} values",
-        "data_outage": "data outage", "slow_drift": f"gradual {ks} drift",
-        "flash_crowd": f"surge in {ks}" if ks else f"surge of {plural(t.noun)}",
-        "behavior_shift": f"change in {t.noun} behaviour" + (f" at the {join_words(states)} step" if states else ""),
-        "correlation_break": f"break in the {ks} relationship",
-        "seasonality_break": f"break in the daily pattern of {ks}",
-    }.get(rec["kind"], "incident")
+    return kind.phrase(Words(ks, t.noun, plural(t.noun), join_words(states) if states else ""))
 
 
 def overlaps(ctx: SynthContext, inc: Inc, w: Window) -> bool:
@@ -121,7 +117,7 @@ def _key_measures(inc: Inc) -> list[Measure]:
             continue
         if d in ("up", "down"):
             out.append(Measure(k, "mean", d))
-            if inc.rec["kind"] in ("spike", "dip"):
+            if getattr(get_kind(inc.rec["kind"]), "extremes", False):
                 out.append(Measure(k, "max" if d == "up" else "min", d))
             if keys[k].integer:
                 out.append(Measure(k, "sum", d))

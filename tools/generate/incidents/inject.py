@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from tools.common.durations import parse_duration
+from tools.generate.incidents.resolve import ResolvedIncident
 from tools.generate.measure import seasonal_wave
-from tools.patterns.library import VALUE_PATTERNS
 from tools.patterns.magnitude import parse_magnitude
-from tools.patterns.resolve import ResolvedIncident
+from tools.patterns.registry import get_kind
 from tools.spec.measurement import Measurement
 
 
@@ -58,8 +58,11 @@ class Injector:
             mask[inc.entities] = True
             self._lookup[inc.id] = mask
 
-    def for_type(self, entity_type: str, kinds: set[str] | None = None) -> list[ResolvedIncident]:
-        return [i for i in self.incidents if i.entity_type == entity_type and (kinds is None or i.kind in kinds)]
+    def for_type(self, entity_type: str, flag: str | None = None) -> list[ResolvedIncident]:
+        """The incidents on ``entity_type`` (with ``flag``, only those whose kind has that
+        ``PatternKind`` flag set, e.g. ``removes_rows``)."""
+        return [i for i in self.incidents if i.entity_type == entity_type
+                and (flag is None or getattr(get_kind(i.kind), flag, False))]
 
     def affected(self, inc: ResolvedIncident, entity: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Rows of ``inc``'s entities inside its window."""
@@ -71,9 +74,8 @@ class Injector:
         kept for ``record``)."""
         self.last_hits = []
         for inc in self.incidents:
-            if inc.entity_type != entity_type or m.name not in inc.keys or inc.kind not in VALUE_PATTERNS:
-                continue
-            if inc.kind == "flash_crowd" and not inc.model.keys:
+            kind = get_kind(inc.kind)
+            if inc.entity_type != entity_type or m.name not in inc.keys or kind.inject is None:
                 continue
             hit = self.affected(inc, entity, t)
             if not hit.any():
@@ -82,8 +84,8 @@ class Injector:
             mine = self._lookup[inc.id][entity]
             mean, std = _entity_stats(x, entity, mine & ~hit, self.n_entities[entity_type])
             e = entity[hit]
-            if inc.kind == "flash_crowd":
-                amount = np.full(e.shape, parse_magnitude(inc.model.surge).value)
+            if kind.amount_field:
+                amount = np.full(e.shape, parse_magnitude(getattr(inc.model, kind.amount_field)).value)
             elif inc.effects:
                 mag = inc.effects[m.name]
                 amount = mag.resolve(mean[e], std[e]) if mag.unit != "units" else np.full(e.shape, mag.value)
@@ -93,12 +95,12 @@ class Injector:
             new_run = np.r_[True, (e[1:] != e[:-1]) | (np.diff(idx) != 1)]
             first = np.maximum.accumulate(np.where(new_run, np.arange(e.size), 0))
             ctx = {"first": first, "mean": mean[e], "std": std[e]}
-            if inc.kind == "seasonality_break":
+            if kind.needs_season:
                 tt = t[hit]
                 ctx["season"], ctx["season_factor"] = _seasonal(m, tt, self.start_epoch)
-                shift = parse_duration(inc.model.shift)
+                shift = parse_duration(getattr(inc.model, "shift", "0s"))
                 ctx["season_shifted"], ctx["season_factor_shifted"] = _seasonal(m, tt - shift, self.start_epoch)
-            x[hit] = VALUE_PATTERNS[inc.kind](inc.model, x[hit], t[hit] - inc.start, inc.end - inc.start,
+            x[hit] = kind.inject(inc.model, x[hit], t[hit] - inc.start, inc.end - inc.start,
                                               amount, rng, ctx)
             self.last_hits.append((inc.id, hit))
         return x
@@ -123,9 +125,9 @@ class Injector:
                 self.touched.setdefault(inc.id, set()).update(np.unique(entity[hit]).tolist())
 
     def keep_rows(self, entity_type: str, entity: np.ndarray, t: np.ndarray) -> np.ndarray | None:
-        """Rows that survive data outages (None when no outage touches this type)."""
+        """Rows that survive the incidents that remove rows (None when none touches this type)."""
         keep = None
-        for inc in self.for_type(entity_type, {"data_outage"}):
+        for inc in self.for_type(entity_type, "removes_rows"):
             hit = self.affected(inc, entity, t)
             self.dropped[inc.id] = self.dropped.get(inc.id, 0) + int(hit.sum())
             keep = ~hit if keep is None else keep & ~hit

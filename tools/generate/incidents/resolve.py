@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.common.durations import parse_duration, parse_timestamp
+from tools.common.seeds import rng_for
 from tools.generate.behaviour import condition_mask
 from tools.generate.population import Population
-from tools.generate.seeds import rng_for
 from tools.patterns.magnitude import Magnitude, parse_magnitude
 from tools.patterns.model import Cascade, CascadeStep, EffectsIncident
+from tools.patterns.registry import get_kind
 from tools.spec.distributions import ForeignKey
-from tools.spec.durations import parse_duration, parse_timestamp
 from tools.spec.errors import SpecError
 from tools.spec.model import Spec
 
@@ -114,8 +115,8 @@ def _resolved(inc, spec, pops, seed, path, **extra) -> ResolvedIncident:
 
 
 def _crowd(inc: ResolvedIncident, spec: Spec, pops: dict[str, Population], seed: int) -> None:
-    """A flash crowd on arriving entities: ``surge`` times the window's usual arrivals are added as
-    new entities (copies of random targets, so their attributes follow the same mix)."""
+    """A surge on arriving entities (flash_crowd): ``surge`` times the window's usual arrivals are
+    added as new entities (copies of random targets, so their attributes follow the same mix)."""
     pop = pops[inc.entity_type]
     arrival = pop.etype.arrival
     base = pop.unit_t0[: pop.base_units]
@@ -131,13 +132,13 @@ def _crowd(inc: ResolvedIncident, spec: Spec, pops: dict[str, Population], seed:
 
 def resolve_incidents(spec: Spec, pops: dict[str, Population], seed: int) -> list[ResolvedIncident]:
     """Every incident of the spec, cascades flattened (root first), overlaps checked. Flash crowds on
-    arriving entities add their entities to ``pops`` (after the original ones)."""
+    arriving entities (kinds that add arrivals) add their entities to ``pops`` (after the original ones)."""
     out: list[ResolvedIncident] = []
     for i, inc in enumerate(spec.incidents):
         path = f"incidents[{i}]"
         if not isinstance(inc, Cascade):
             out.append(_resolved(inc, spec, pops, seed, path))
-            if inc.kind == "flash_crowd" and not inc.keys and pops[inc.target.entity].etype.arrival:
+            if get_kind(inc.kind).adds_arrivals and not inc.keys and pops[inc.target.entity].etype.arrival:
                 _crowd(out[-1], spec, pops, seed)
             continue
         root = _resolved(inc.root, spec, pops, seed, f"{path}.root", cascade=inc.id)
@@ -173,7 +174,7 @@ def _check_overlaps(incs: list[ResolvedIncident], spec: Spec) -> None:
             if a.entity_type != b.entity_type or not (a.start < b.end and b.start < a.end):
                 continue
             shared_keys = set(a.keys) & set(b.keys)
-            outage = "data_outage" in (a.kind, b.kind)
+            outage = any(get_kind(k) is not None and get_kind(k).removes_rows for k in (a.kind, b.kind))
             if not shared_keys and not outage:
                 continue
             if np.intersect1d(a.entities, b.entities).size and getattr(b.model, "compose", "reject") != "add":

@@ -5,19 +5,19 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # annotations only: the generator imports this module, and inject imports the generator
-    from tools.patterns.inject import Injector
-    from tools.patterns.resolve import ResolvedIncident
-    from tools.spec.model import Spec
+from tools.patterns.registry import get_kind
 
-_DIRECTION = {"spike": "up", "dip": "down", "variance_burst": "variance", "flatline": "flat", "null_burst": "null",
-              "data_outage": "missing", "correlation_break": "decoupled", "seasonality_break": "seasonality",
-              "flash_crowd": "up", "behavior_shift": "behavior"}
+if TYPE_CHECKING:  # annotations only: the generator imports this module, and inject imports the generator
+    from tools.generate.incidents.inject import Injector
+    from tools.generate.incidents.resolve import ResolvedIncident
+    from tools.spec.model import Spec
 
 
 def _signed(inc: ResolvedIncident, key: str) -> str:
-    if inc.kind in _DIRECTION:
-        return _DIRECTION[inc.kind]
+    """The kind's signature direction, else the sign of the effect on ``key``."""
+    kind = get_kind(inc.kind)
+    if kind is not None and kind.direction is not None:
+        return kind.direction
     return "up" if inc.effects[key].value >= 0 else "down"
 
 
@@ -88,7 +88,7 @@ def incident_records(spec: Spec, incidents: list[ResolvedIncident], ids: dict[st
             "params": model,
             "description": getattr(inc.model, "description", ""),
         }
-        if inc.kind == "data_outage":
+        if get_kind(inc.kind).removes_rows:
             rec["rows_removed"] = injector.dropped.get(inc.id, 0) if injector else 0
         out.append(rec)
     return out
