@@ -8,6 +8,7 @@ from graph import (  # noqa: F401
     cli_build,
     cli_chat,
     cli_eval,
+    cli_export,
     cli_infer,
     cli_memory,
     cli_paraphrase,

@@ -13,17 +13,14 @@ passed on purpose. A total deadline and a reply cap hold for every answer.
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from tools.harness.agent_kinds import ADAPTER_KINDS, AdapterOptions
 from tools.harness.context import AgentContext, HarnessError
-from tools.harness.sandbox import DEFAULT_MAX_REPLY, agent_environment, describe_exit, run_command
+from tools.harness.sandbox import DEFAULT_MAX_REPLY, agent_environment
 
 
 @dataclass
@@ -104,77 +101,6 @@ def runnable_agent(runnable: Any) -> Agent:
     return lambda question, context: runnable.invoke({"question": question, "context": context.as_dict()})
 
 
-def absolute_command(command: str, base: Path) -> str:
-    """``command`` with its words that name files under ``base`` made absolute (the agent runs in its
-    own working directory, so ``python my_agent.py`` must still find my_agent.py). A command with
-    shell syntax (pipes, redirections, variables) is left as written."""
-    if any(ch in command for ch in "|&;<>()$`\\\n"):
-        return command
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return command
-    out = [str((base / w).resolve()) if w and not w.startswith(("-", "/")) and (base / w).exists() else w
-           for w in words]
-    return shlex.join(out) if out != words else command
-
-
-# words a shell runs without a program file (the check below cannot judge them)
-_SHELL_WORDS = {"cd", "exec", "env", "export", "set", "source", ".", "eval", "command", "builtin", "time",
-                "nice", "timeout", "exit", "echo", "printf", "test", "[", "true", "false", "read", "if", "for",
-                "while", "case", "{", "(", "!"}
-
-
-def missing_program(command: str, path: str) -> str | None:
-    """The program a ``cmd:`` command starts when it exists neither as a file nor on ``path``
-    (None when it exists, or the command starts with a shell word this check cannot judge)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    if not words or "=" in words[0] or words[0] in _SHELL_WORDS or any(c in words[0] for c in "$`*?;|&<>"):
-        return None
-    first = words[0]
-    if "/" in first:
-        return None if Path(first).expanduser().exists() else first
-    return None if shutil.which(first, path=path) else first
-
-
-class CommandAgent:
-    """A shell command: the question on stdin, the answer on stdout. It runs in the agent's working
-    directory with the given environment plus ``CHRONOEVAL_*`` context variables; its whole process
-    tree is killed at the deadline and after every answer; stdout beyond ``max_reply`` is an error."""
-
-    def __init__(self, command: str, timeout: float, *, cwd: str | None = None,
-                 env: Mapping[str, str] | None = None, max_reply: int = DEFAULT_MAX_REPLY):
-        if not command.strip():
-            raise HarnessError('cmd: agent needs a command, e.g. cmd:"python my_agent.py"')
-        command = command.strip()
-        if len(command) > 1 and command[0] == command[-1] and command[0] in "'\"":
-            command = command[1:-1]  # cmd:"..." written with its quotes
-        self.command = absolute_command(command, Path.cwd()) if cwd else command
-        self.timeout, self.cwd, self.max_reply = timeout, cwd, max_reply
-        self.env = dict(env) if env is not None else agent_environment({})
-        missing = missing_program(self.command, self.env.get("PATH") or os.defpath)
-        if missing:
-            raise HarnessError(f"cmd: agent: the program {missing!r} does not exist (not a file, not on PATH); "
-                               "check the command, e.g. cmd:\"python my_agent.py\" (relative paths are resolved "
-                               "against the current directory)")
-
-    def __call__(self, question: str, context: AgentContext) -> Reply:
-        env = {**self.env, "CHRONOEVAL_BACKEND": context.backend, "CHRONOEVAL_DB": context.db_path or "",
-               "CHRONOEVAL_DATA_DIR": context.data_dir or "", "CHRONOEVAL_DSN": context.dsn or "",
-               "CHRONOEVAL_WORKDIR": context.workdir or "", "CHRONOEVAL_TABLES": ",".join(context.tables),
-               "CHRONOEVAL_SCHEMA": json.dumps(context.as_dict()["schema"])}
-        res, code = run_command(self.command, stdin=question.encode(), cwd=self.cwd, env=env,
-                                timeout=self.timeout, max_reply=self.max_reply)
-        if res.error:
-            return Reply(error=res.error)
-        if code != 0:
-            return Reply(error=f"{describe_exit(code)}: {res.err.decode('utf-8', 'replace').strip()[-300:]}")
-        return Reply(output=res.out.decode("utf-8", "replace"))
-
-
 def resolve_agent(spec: Any, *, timeout: float, model: str = "default", api_key: str = "",
                   builtins: dict[str, Callable[[], Agent]] | None = None, workdir: str | None = None,
                   env: Mapping[str, str] | None = None, max_reply: int = DEFAULT_MAX_REPLY) -> tuple[Agent, bool]:
@@ -188,22 +114,16 @@ def resolve_agent(spec: Any, *, timeout: float, model: str = "default", api_key:
         return (runnable_agent(spec) if hasattr(spec, "invoke") else spec), False
     if spec in builtins:
         return builtins[spec](), False
-    kind, _, rest = spec.partition(":")
-    proc_env = dict(env) if env is not None else agent_environment({})
-    if kind == "python":
-        from tools.harness.pyagent import PythonProcessAgent
-
-        return PythonProcessAgent(rest, timeout=timeout, cwd=workdir, env=proc_env, max_reply=max_reply), True
-    if kind == "cmd":
-        return CommandAgent(rest, timeout, cwd=workdir, env=proc_env, max_reply=max_reply), True
-    if kind == "http" and rest:
-        from tools.harness.http_agent import HttpAgent
-
-        return HttpAgent(rest, model, timeout, api_key=api_key, max_reply=max_reply), True
-    names = ", ".join([*builtins, "python:module:function", "http:URL", 'cmd:"..."'])
+    prefix, _, target = spec.partition(":")
+    kind = ADAPTER_KINDS.get(prefix)
+    if kind is not None and (target or not kind.needs_target):
+        options = AdapterOptions(timeout=timeout, model=model, api_key=api_key, workdir=workdir,
+                                 env=dict(env) if env is not None else agent_environment({}), max_reply=max_reply)
+        return kind.build(target, options), True
+    names = ", ".join([*builtins, *(k.usage for k in ADAPTER_KINDS.values())])
     from tools.suggest import did_you_mean
 
-    raise HarnessError(f"unknown agent {spec!r}; {did_you_mean(spec, [*builtins, 'python:', 'http:', 'cmd:'])}"
+    raise HarnessError(f"unknown agent {spec!r}; {did_you_mean(spec, [*builtins, *(f'{p}:' for p in ADAPTER_KINDS)])}"
                        f"use one of {names}")
 
 

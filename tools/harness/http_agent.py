@@ -15,6 +15,7 @@ import threading
 import time
 import urllib.parse
 
+from tools.harness.agent_kinds import AdapterOptions
 from tools.harness.context import AgentContext, HarnessError
 from tools.harness.sandbox import DEFAULT_MAX_REPLY
 
@@ -133,3 +134,8 @@ class HttpAgent:
             return Reply(output=text, tokens=tokens if isinstance(tokens, int) else None)
         return Reply(error=f"{last} (after {tried} attempt{'s' if tried > 1 else ''})" if last else
                      f"timeout: no answer after {self.timeout:g} s")
+
+
+def http_adapter(target: str, options: AdapterOptions) -> HttpAgent:
+    """The ``http:`` adapter's factory (see ``tools.harness.agent_kinds``)."""
+    return HttpAgent(target, options.model, options.timeout, api_key=options.api_key, max_reply=options.max_reply)

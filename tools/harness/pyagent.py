@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.harness.agent_kinds import AdapterOptions
 from tools.harness.context import AgentContext, HarnessError
 from tools.harness.sandbox import DEFAULT_MAX_REPLY, close_pipes, describe_exit, exchange, kill_tree, spawn
 
@@ -148,3 +149,8 @@ def _tail(err: bytes) -> str:
     text = err.decode("utf-8", "replace").strip()
     return text[-300:]
 
+
+def python_adapter(target: str, options: AdapterOptions) -> PythonProcessAgent:
+    """The ``python:`` adapter's factory (see ``tools.harness.agent_kinds``)."""
+    return PythonProcessAgent(target, timeout=options.timeout, cwd=options.workdir, env=options.env,
+                              max_reply=options.max_reply)

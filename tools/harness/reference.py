@@ -9,9 +9,11 @@ real parsing path.
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import DATA_DB, HOLDOUT_DIR
 from tools.harness.context import AgentContext, HarnessError
 from tools.harness.prompting import question_of
 from tools.sqlsafe import quote_literal
@@ -51,16 +53,15 @@ class _DuckDB:
         self.local = threading.local()
 
     def cursor(self):
-        from tools.bundle.layout import connect_bundle
+        from tools.bundle.opened import connect
 
         con = getattr(self.local, "con", None)
         if con is None:
-            db = self.bundle / "data.duckdb"
+            db = self.bundle / DATA_DB
             if not db.is_file():
                 raise HarnessError(f"{self.bundle} has no data.duckdb for the oracle")
-            con = connect_bundle(db)
-            con.execute("SET TimeZone = 'UTC'")
-            if (self.bundle / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
+            con = connect(self.bundle)
+            if (self.bundle / HOLDOUT_DIR).is_dir():  # forecast gold SQL reads holdout/<table>.parquet
                 con.execute(f"SET file_search_path = {quote_literal(str(self.bundle.resolve()))}")
             self.local.con = con
         return con
@@ -102,6 +103,9 @@ class NaiveAgent:
         return self.oracle(question, context)
 
 
+REFERENCE_AGENTS = {"oracle": OracleAgent, "naive": NaiveAgent}  # the built-in agents, by --agent name
+
+
 def reference_agents(records: list[dict], bundle: Path) -> dict:
     """Factories of the built-in reference agents keyed by name."""
-    return {"oracle": lambda: OracleAgent(records, bundle), "naive": lambda: NaiveAgent(records, bundle)}
+    return {name: partial(cls, records, bundle) for name, cls in REFERENCE_AGENTS.items()}

@@ -16,31 +16,11 @@ import stat
 import tempfile
 from pathlib import Path
 
-from tools.harness.context import AgentContext, Backend, HarnessError, bundle_schema
+from tools.bundle.opened import bundle_schema
+from tools.harness.backends import get_backend
+from tools.harness.context import AgentContext, Backend
 
 PREFIX = "chronoeval-agent-"
-
-
-def _read_only(path: Path) -> None:
-    for p in path.rglob("*") if path.is_dir() else []:
-        os.chmod(p, 0o444 if p.is_file() else 0o555)
-    os.chmod(path, 0o555 if path.is_dir() else 0o444)
-
-
-def _copy_tables(src: Path, dest: Path, ext: str) -> int:
-    """Copy ``src/*.ext`` and the partitioned tables ``src/<table>/part-*.ext`` (``--engine dask``)."""
-    dest.mkdir()
-    n = 0
-    for p in sorted(src.glob(f"*.{ext}")):
-        if p.is_file():
-            shutil.copyfile(p, dest / p.name)
-            n += 1
-    for d in sorted(q for q in src.iterdir() if q.is_dir() and any(q.glob(f"part-*.{ext}"))) if src.is_dir() else []:
-        (dest / d.name).mkdir()
-        for p in sorted(d.glob(f"part-*.{ext}")):
-            shutil.copyfile(p, dest / d.name / p.name)
-        n += 1
-    return n
 
 
 def remove_tree(path: Path) -> None:
@@ -114,36 +94,13 @@ def agent_workspace(bundle: Path, backend: Backend = "duckdb", *, data_dir: Path
     the bundle's (or ``data_dir``'s) Parquet files, ``csv`` the CSV files of ``data_dir`` or new
     ones written from the bundle; ``postgres`` only passes the DSN of the loaded tables."""
     bundle = Path(bundle)
-    if backend not in ("duckdb", "parquet", "csv", "postgres"):
-        raise HarnessError(f"unknown backend {backend!r}; use duckdb, parquet, csv or postgres")
-    if backend == "postgres" and not dsn:
-        raise HarnessError("--backend postgres needs --dsn postgresql://user@host:port/db")
+    kind = get_backend(backend, dsn)
     schema = bundle_schema(bundle)
     remove_stale(Path(parent) if parent else Path(tempfile.gettempdir()))
     root = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=parent))
     try:
         ctx = AgentContext(backend=backend, workdir=str(root), tables=sorted(schema), schema_=schema)
-        if backend == "duckdb":
-            shutil.copyfile(bundle / "data.duckdb", root / "data.duckdb")
-            _read_only(root / "data.duckdb")
-            if any((bundle / "data").glob("*/part-*.parquet")):  # a big world's views read data/<table>/*
-                os.symlink((bundle / "data").resolve(), root / "data", target_is_directory=True)
-            ctx.db_path = str(root / "data.duckdb")
-        elif backend == "postgres":
-            ctx.dsn = dsn
-        else:
-            src = Path(data_dir) if data_dir else None
-            if src is None and backend == "csv":
-                from tools.export import write_tables
-
-                (root / "data").mkdir()
-                write_tables(bundle, root / "data", "csv")
-            elif not _copy_tables(src or bundle / "data", root / "data", backend):
-                where = src or bundle / "data"
-                raise HarnessError(f"{where} holds no .{backend} tables; write them with `chronoeval export {bundle} "
-                                   f"--format {backend} -o DIR` and pass --data-dir DIR")
-            _read_only(root / "data")
-            ctx.data_dir = str(root / "data")
+        ctx = ctx.model_copy(update=kind.workspace(bundle, root, data_dir, dsn))
         return Workspace(root, ctx)
     except BaseException:
         remove_tree(root)
