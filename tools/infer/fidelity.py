@@ -22,6 +22,8 @@ TRANSITION_MAX = 0.10  # state machine: visit-weighted mean total-variation dist
 CADENCE_REL = 0.10     # event tables: median gap within 10%; periodic tables: the same cadence
 ROWS_REL = 0.10        # row count within 10%
 SAMPLE = 20_000
+REPLICATE_SCALE = 10.0
+REPLICATE_ROWS = 100_000
 
 
 def effective_rows(values: pd.Series, ent: np.ndarray) -> int:
@@ -171,6 +173,22 @@ def _first_rows(frame: pd.DataFrame, keys: list[str], time: str | None) -> pd.Da
     return f.iloc[np.flatnonzero(np.r_[True, ent[1:] != ent[:-1]])]
 
 
+def _replicate(spec: Spec, seed: int, rows: int, done: dict | None) -> dict:
+    """Tables regenerated at up to REPLICATE_SCALE times the fitted population (at most REPLICATE_ROWS
+    rows per sampled table), once per report: per-group transition rows of a small sample are compared
+    with a regenerated world large enough that its own sampling noise does not dominate the distance
+    (at 500 sessions, two samples of the same machine differ by L1 ~0.05 per referrer by chance alone)."""
+    if done is not None:
+        return done
+    scale = min(REPLICATE_SCALE, REPLICATE_ROWS / max(rows, 1))
+    if scale < 2:
+        return {}
+    try:
+        return regenerate(spec, seed + 1, scale)
+    except (ValueError, KeyError):  # a spec that does not scale (listed ids): the same-size regeneration
+        return {}
+
+
 def entity_for_table(spec: Spec, table: str):
     """The entity type that writes ``table`` (its event/metric table or its static table)."""
     return next(e for e in spec.entities if table in e.table_names)
@@ -196,6 +214,7 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
     from tools.infer.questions import question_rows
 
     rows: list[FidelityRow] = []
+    big: dict | None = None  # a larger regeneration for the per-group checks of small samples
     group_by: dict[str, list[str]] = {}
     state_col: dict[str, str] = {}
     by = {p.name: p for p in profiles}
@@ -259,7 +278,9 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
             group_by[p.name] = list(dict.fromkeys(c.attribute for o in fit.overrides for c in o.when))
             labels = [c.name for c in p.columns.values() if c.role == "attribute" and c.kind == "categorical"
                       and 2 <= c.distinct <= 10]  # every label written on the rows, overridden or not
-            rows += group_rows(p, f, g, okeys, gkeys, cols, list(dict.fromkeys(group_by[p.name] + labels)))
+            big = _replicate(spec, seed, len(f), big)
+            gg = big.get(p.name, g) if big else g
+            rows += group_rows(p, f, gg, okeys, gkeys, cols, list(dict.fromkeys(group_by[p.name] + labels)))
             state_col[p.name] = cols[0]
         if p.emission:
             rows += measurement_rows(p, f, g, okeys, gkeys) + correlation_rows(p, f, g, okeys, gkeys)

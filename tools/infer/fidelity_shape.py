@@ -175,7 +175,8 @@ def group_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[str], g
             chance = np.sqrt(2 / np.pi) * np.sqrt(a * (1 - a) * (1 / np.maximum(w, 1) + 1 / np.maximum(ng, 1))[:, None]).sum(axis=1)
             floor = 2 * float(np.sum(w * chance) / max(w.sum(), 1))
             out.append(FidelityRow(p.name, f"{attr}={label}", "group transition L1", l1,
-                                   round(max(GROUP_L1, floor), 3), f"{int(w.sum())} exits in the sample"))
+                                   round(max(GROUP_L1, floor), 3),
+                                   f"{int(w.sum())} exits in the sample, {int(ng.sum())} regenerated"))
             do = pd.Series(ro[3][mo]).groupby(ro[1][mo]).agg(["mean", "std", "size"])
             dg = pd.Series(rg[3][mg]).groupby(rg[1][mg]).agg(["mean", "std", "size"])
             do = do[do["size"] >= MIN_RUNS]
