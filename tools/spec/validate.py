@@ -1,4 +1,5 @@
-"""Cross-field checks of a spec: references, probabilities, reachability, cycles, columns.
+"""Cross-field checks of a spec: references, probabilities, reachability, cycles, columns (the
+state-machine checks are in ``tools.spec.validate_states``).
 
 Each problem is reported as ``(yaml_path, message-with-fix)``, e.g.
 ``("entities[1].states.transitions.warning", "probabilities sum to 0.90, must sum to 1")``.
@@ -11,26 +12,12 @@ from typing import TYPE_CHECKING
 from tools.common.durations import parse_duration
 from tools.spec.distributions import Categorical, ForeignKey, ParentAttribute
 from tools.spec.formula import formula_names
+from tools.spec.validate_states import TOL, Problems, row_problems, state_machine_problems
 
 if TYPE_CHECKING:
-    from tools.spec.entity import EntityType, StateMachine
+    from tools.spec.entity import EntityType
     from tools.spec.model import Spec
 
-Problems = list[tuple[str, str]]
-TOL = 1e-6
-
-
-def _row_problems(path: str, row: dict[str, float], states: set[str]) -> Problems:
-    out: Problems = []
-    for target, p in row.items():
-        if target not in states:
-            out.append((f"{path}.{target}", f"unknown state '{target}'; known states: {', '.join(sorted(states))}"))
-        if p < 0 or p > 1:
-            out.append((f"{path}.{target}", f"probability {p} must be between 0 and 1"))
-    total = sum(row.values())
-    if abs(total - 1) > TOL:
-        out.append((path, f"probabilities sum to {total:.2f}, must sum to 1"))
-    return out
 
 
 def _numeric_attrs(e: EntityType, spec: Spec) -> set[str]:
@@ -47,81 +34,6 @@ def _numeric_attrs(e: EntityType, spec: Spec) -> set[str]:
                 if d.attribute in _numeric_attrs(spec.entity(fk.entity), spec):
                     out.add(a.name)
     return out
-
-
-def _state_machine_problems(p: str, sm: StateMachine, attrs: set[str]) -> Problems:
-    out: Problems = []
-    states = set(sm.states)
-    initial = {sm.initial: 1.0} if isinstance(sm.initial, str) else sm.initial
-    for s in initial:
-        if s not in states:
-            out.append((f"{p}.initial", f"unknown state '{s}'; known states: {', '.join(sorted(states))}"))
-    if isinstance(sm.initial, dict) and abs(sum(sm.initial.values()) - 1) > TOL:
-        out.append((f"{p}.initial", f"probabilities sum to {sum(sm.initial.values()):.2f}, must sum to 1"))
-    for s in sm.terminal:
-        if s not in states:
-            out.append((f"{p}.terminal", f"unknown state '{s}'; known states: {', '.join(sorted(states))}"))
-    for s, row in sm.transitions.items():
-        if s not in states:
-            out.append((f"{p}.transitions.{s}", f"unknown state '{s}'; declare it under states"))
-        elif s in sm.terminal:
-            out.append((f"{p}.transitions.{s}", f"'{s}' is terminal and cannot be left; remove its row"))
-        out += _row_problems(f"{p}.transitions.{s}", row, states)
-    for s, d in sm.states.items():
-        if s in sm.terminal:
-            continue
-        if s not in sm.transitions:
-            out.append((f"{p}.transitions", f"state '{s}' has no transition row; add one or list it as terminal"))
-        if d.dwell is None:
-            out.append((f"{p}.states.{s}.dwell", f"non-terminal state '{s}' needs a dwell distribution"))
-    for s, t in sm.timeouts.items():
-        if s not in states or t.to not in states:
-            out.append((f"{p}.timeouts.{s}", f"timeout names an unknown state ('{s}' -> '{t.to}')"))
-    for i, o in enumerate(sm.overrides):
-        for j, c in enumerate(o.when):
-            if c.attribute not in attrs:
-                out.append((f"{p}.overrides[{i}].when[{j}].attribute",
-                            f"unknown attribute '{c.attribute}'; known: {', '.join(sorted(attrs)) or 'none'}"))
-        for s, row in o.transitions.items():
-            if s not in states or s in sm.terminal:
-                out.append((f"{p}.overrides[{i}].transitions.{s}", f"'{s}' is not a non-terminal state"))
-            out += _row_problems(f"{p}.overrides[{i}].transitions.{s}", row, states)
-        for s in o.dwell:
-            if s not in states:
-                out.append((f"{p}.overrides[{i}].dwell.{s}", f"unknown state '{s}'"))
-    for col, mapping in sm.derived_columns.items():
-        for s in mapping:
-            if s not in states:
-                out.append((f"{p}.derived_columns.{col}.{s}", f"unknown state '{s}'"))
-    for col, flag in sm.flags.items():
-        for s in flag.ever_in:
-            if s not in states:
-                out.append((f"{p}.flags.{col}.ever_in", f"unknown state '{s}'"))
-    out += _reachability(p, sm, initial)
-    return out
-
-
-def _reachability(p: str, sm: StateMachine, initial: dict[str, float]) -> Problems:
-    edges: dict[str, set[str]] = {s: set() for s in sm.states}
-    rows = [sm.transitions] + [o.transitions for o in sm.overrides]
-    for r in rows:
-        for s, row in r.items():
-            edges.setdefault(s, set()).update(t for t, prob in row.items() if prob > 0)
-    for s, t in sm.timeouts.items():
-        edges.setdefault(s, set()).add(t.to)
-    seen, todo = set(), [s for s, w in initial.items() if w > 0 and s in sm.states]
-    if not todo:  # the initial state itself is already reported
-        return []
-    while todo:
-        s = todo.pop()
-        if s not in seen:
-            seen.add(s)
-            todo += edges.get(s, ())
-    missing = sorted(set(sm.states) - seen)
-    if missing:
-        return [(f"{p}.states", f"state(s) {', '.join(missing)} can never be reached from the initial state; "
-                                "add a transition into them or remove them")]
-    return []
 
 
 def _measurement_problems(p: str, e: EntityType, numeric: set[str], attrs: set[str]) -> Problems:
@@ -206,7 +118,7 @@ def _entity_problems(i: int, e: EntityType, spec: Spec, names: set[str]) -> Prob
             elif fk.entity in names and d.attribute not in {a.name for a in spec.entity(fk.entity).attributes}:
                 out.append((f"{p}.attributes[{j}].dist.attribute", f"'{fk.entity}' has no attribute '{d.attribute}'"))
     if e.states:
-        out += _state_machine_problems(f"{p}.states", e.states, set(attrs))
+        out += state_machine_problems(f"{p}.states", e.states, set(attrs))
     if e.emission and e.emission.kind == "on_transition" and not e.states:
         out.append((f"{p}.emission", "on_transition emission needs a state machine (states:)"))
     if e.emission and e.emission.cadence and parse_duration(e.emission.cadence) > spec.horizon_seconds:
@@ -272,7 +184,7 @@ def _assembly_problems(spec: Spec, names: set[str]) -> Problems:
         for s, row in x.transitions.items():
             if s not in states:
                 out.append((f"{p}.transitions.{s}", f"unknown state '{s}'"))
-            out += _row_problems(f"{p}.transitions.{s}", row, states)
+            out += row_problems(f"{p}.transitions.{s}", row, states)
         for s in x.dwell:
             if s not in states:
                 out.append((f"{p}.dwell.{s}", f"unknown state '{s}'"))
