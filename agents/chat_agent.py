@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import SPEC
+
 SYSTEM = """You refine an eval bundle for a time-series data agent benchmark, by calling tools.
 Call exactly the tool(s) the user's request needs, with arguments taken from the request, then
 answer in one sentence with what changed. Days count from the first day of data (day 1).
@@ -89,7 +91,7 @@ def tool_calling_turn(model: Any, bundle: Path, text: str) -> tuple[list, str] |
     if offline_reason(model) is not None:  # unreachable earlier in this process: do not wait on it again
         return None
 
-    spec = load_spec(bundle / "spec.yaml")
+    spec = load_spec(bundle / SPEC)
     done: list = []
     prompt = SYSTEM.format(entities=", ".join(e.name for e in spec.entities),
                            incidents=", ".join(i.id for i in spec.incidents) or "none")

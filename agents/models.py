@@ -177,7 +177,7 @@ def _cache_get(key: str) -> dict | None:
 
 
 def _cache_put(key: str, value: dict) -> None:
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
     path = cache_dir() / key[:2] / f"{key}.json"
     try:

@@ -18,6 +18,7 @@ from typing import Any
 from agents.judge import judge_paraphrase
 from agents.models import LLMUnavailable, model_id, offline_reason, structured_call, usage
 from prompts.paraphraser import PARAPHRASER, ParaphraseInput, ParaphraseOutput
+from tools.bundle.files import QA, REPORT
 from tools.paraphrase import Persona, paraphrase, token_edit_distance
 from tools.paraphrase.engine import min_distance_for
 from tools.paraphrase.records import (
@@ -129,8 +130,8 @@ def paraphrase_bundle(bundle: Path, personas: list[Persona], k: int, *, seed: in
     merged into qa.jsonl (idempotently), the Paraphrases section of report.md, manifest hashes."""
     import json
 
-    from tools.generate.atomic import atomic_write_text, upsert_section
-    from tools.generate.writers import refresh_manifest
+    from tools.bundle.atomic import atomic_write_text, upsert_section
+    from tools.bundle.manifest import refresh_manifest
     from tools.paraphrase.records import (
         BEGIN,
         END,
@@ -141,13 +142,13 @@ def paraphrase_bundle(bundle: Path, personas: list[Persona], k: int, *, seed: in
         read_records,
     )
 
-    qa = Path(bundle) / "qa.jsonl"
+    qa = Path(bundle) / QA
     records = read_records(qa)
     rep = paraphrase_records(records, personas, k, seed=seed, anchor=data_last_day(bundle), model=model,
                              synonyms=domain_synonyms(bundle), progress=progress)
     merged = merge_records(records, rep.added)
     atomic_write_text(qa, "".join(json.dumps(r) + "\n" for r in merged))
-    upsert_section(Path(bundle) / "report.md", paraphrase_section(rep, merged), BEGIN, END)
-    refresh_manifest(bundle, ["qa.jsonl", "report.md"])
+    upsert_section(Path(bundle) / REPORT, paraphrase_section(rep, merged), BEGIN, END)
+    refresh_manifest(bundle, [QA, REPORT])
     rep.total_variants = sum(1 for r in merged if r.get("variant_of"))
     return rep

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from agents.lc_tools import synthesize_questions
 from graph.context import BuildContext
 from graph.state import BuildState, decision
+from tools.bundle.files import MANIFEST
 
 
 def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
@@ -85,9 +86,9 @@ def _record_notes(out: Path, used: dict) -> None:
     """``notes_used`` in the bundle's manifest.json (ids, digest, templates favoured)."""
     import json
 
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
-    path = out / "manifest.json"
+    path = out / MANIFEST
     if path.is_file():
         doc = json.loads(path.read_text())
         doc["notes_used"] = {"ids": used["ids"], "digest": used["digest"], "templates": used["templates"]}

@@ -14,6 +14,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
+from tools.bundle.files import SPEC
+
 
 class ChatState(TypedDict, total=False):
     """A chat session on one bundle."""
@@ -46,7 +48,7 @@ def _parse(text: str, bundle: Path, model: Any):
     from tools.describe.refine import parse_request
     from tools.spec.io import load_spec
 
-    spec = load_spec(bundle / "spec.yaml")
+    spec = load_spec(bundle / SPEC)
     days = max(1, int(spec.horizon_seconds // 86400))
     if model is not None:
         from agents.models import structured_call
@@ -111,7 +113,7 @@ def _remember(memory: Any, bundle: Path, text: str) -> None:
     from tools.spec.io import load_spec
 
     try:
-        domain = load_spec(bundle / "spec.yaml").name
+        domain = load_spec(bundle / SPEC).name
         memory.remember(ExperienceNote(kind="user_preference", text=f"{domain}: {text}", source=str(bundle),
                                        tags=["chat"]))
     except Exception:  # an aid, not part of the change

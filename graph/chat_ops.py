@@ -18,6 +18,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import (
+    DATA_DB,
+    DATA_DIR,
+    FIGURES_DIR,
+    HOLDOUT_DIR,
+    HOLDOUT_DOC,
+    INCIDENTS,
+    MANIFEST,
+    QA,
+    REPORT,
+    SPEC,
+)
 from tools.describe.apply import (
     DATA,
     RefineError,
@@ -52,7 +64,7 @@ class Change:
 def _spec(bundle: Path) -> dict[str, Any]:
     from tools.spec.io import load_spec, spec_to_dict
 
-    return spec_to_dict(load_spec(bundle / "spec.yaml"))
+    return spec_to_dict(load_spec(bundle / SPEC))
 
 
 def spec_text(spec: dict[str, Any]) -> str:
@@ -76,12 +88,12 @@ def _days(spec: dict) -> int:
 
 def data_hashes(bundle: Path) -> dict[str, str]:
     """sha256 of the data files (Parquet tables and the DuckDB file) from manifest.json."""
-    files = json.loads((bundle / "manifest.json").read_text()).get("files", {})
-    return {k: v for k, v in files.items() if k.startswith("data/") or k == "data.duckdb"}
+    files = json.loads((bundle / MANIFEST).read_text()).get("files", {})
+    return {k: v for k, v in files.items() if k.startswith(f"{DATA_DIR}/") or k == DATA_DB}
 
 
 def _write_report(bundle: Path, records: list[dict]) -> None:
-    from tools.generate.writers import refresh_manifest
+    from tools.bundle.manifest import refresh_manifest
     from tools.queries.report import write_questions_report
     from tools.queries.suite import Suite
 
@@ -90,7 +102,7 @@ def _write_report(bundle: Path, records: list[dict]) -> None:
     for r in canon:
         fams[r["family"]] = fams.get(r["family"], 0) + 1
     write_questions_report(bundle, Suite(records=canon, quotas=fams), _spec(bundle).get("name", ""))
-    refresh_manifest(bundle, ["qa.jsonl", "report.md", "figures", "spec.yaml"])
+    refresh_manifest(bundle, [QA, REPORT, FIGURES_DIR, SPEC])
 
 
 def _regenerate(bundle: Path, spec: dict, seed: int | None = None) -> list[str]:
@@ -161,7 +173,7 @@ def paraphrase_new(bundle: Path, before: list[dict], new_ids: list[str], model: 
 
     k = Counter(per_q.values()).most_common(1)[0][0]
     used = {x.get("persona") for x in before if x.get("variant_of")}
-    domain = json.loads((bundle / "manifest.json").read_text()).get("spec")
+    domain = json.loads((bundle / MANIFEST).read_text()).get("spec")
     ranked = personas_for(domain if isinstance(domain, str) else None, load_personas())
     # the suite's personas first; the others stand in where those cannot voice a question
     personas = [p for p in ranked if p.name in used] + [p for p in ranked if p.name not in used]
@@ -200,7 +212,7 @@ def resize_world(bundle: Path, r: Refinement) -> Change:
 def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
     """Add a persona to spec.yaml and a variant in its voice to every canonical question."""
     from agents.paraphraser import paraphrase_bundle
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
     from tools.paraphrase.personas import Persona
 
     if not r.topic:
@@ -209,7 +221,7 @@ def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
     spec = _spec(bundle)
     spec["personas"] = [p for p in spec.get("personas", []) if p.get("name") != persona.name] + [
         {"name": persona.name, "description": persona.description, "style": r.topic}]
-    atomic_write_text(bundle / "spec.yaml", spec_text(spec))
+    atomic_write_text(bundle / SPEC, spec_text(spec))
     rep = paraphrase_bundle(bundle, [persona], 1, model=model)
     records = read_qa(bundle)
     _write_report(bundle, records)
@@ -246,7 +258,7 @@ def more_questions(bundle: Path, r: Refinement, n: int = 6, model: Any = None) -
     """Add questions of a family (all families when none is named), about a topic when given."""
     records = read_qa(bundle)
     fams = [r.kind] if r.kind else ["stateless", "stateful", "incident"]
-    if r.kind == "forecast" and not (bundle / "holdout" / "holdout.json").is_file():
+    if r.kind == "forecast" and not (bundle / HOLDOUT_DIR / HOLDOUT_DOC).is_file():
         raise RefineError("forecast questions are checked on held-back data and this bundle holds none back; run "
                           f"`chronoeval queries {bundle} --holdout 1d --family forecast` first")
     new, _ = add_questions(bundle, records, {f: n for f in fams}, r.topic)
@@ -260,7 +272,7 @@ def more_questions(bundle: Path, r: Refinement, n: int = 6, model: Any = None) -
 
 def show_incidents(bundle: Path) -> Change:
     """The incidents of the bundle, as incidents.json records them."""
-    incs = json.loads((bundle / "incidents.json").read_text()).get("incidents", [])
+    incs = json.loads((bundle / INCIDENTS).read_text()).get("incidents", [])
     lines = [f"{i['id']}: {i['kind']} on {len(i.get('entities', []))} {i.get('entity_type', '')}(s) "
              f"({', '.join(map(str, i.get('entities', [])[:4]))}{', …' if len(i.get('entities', [])) > 4 else ''}) "
              f"from {i.get('start', '')} to {i.get('end', '')}" + (f", {', '.join(i['keys'])}" if i.get("keys") else "")

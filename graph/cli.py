@@ -19,6 +19,7 @@ import typer
 
 from graph.cli_base import _State, app, errors
 from graph.console import err, print_error, print_ok
+from tools.bundle.files import REPORT
 
 
 def _positive_scale(value: float) -> float:
@@ -275,7 +276,7 @@ def queries(
         print_suite_summary(suite, bundle)
         if suite.disagreements:
             print_error(f"{len(suite.disagreements)} candidate(s) got different answers from the pandas and SQL "
-                        f"executors: a chronoeval bug. They were dropped and are listed in {bundle / 'report.md'} "
+                        f"executors: a chronoeval bug. They were dropped and are listed in {bundle / REPORT} "
                         "(Executor disagreements); please report them.")
             raise typer.Exit(QUESTIONS_DISAGREE)
 

@@ -80,8 +80,8 @@ def register_user_errors(*types: type[BaseException]) -> None:
 
 def _user_error_types() -> tuple[type[BaseException], ...]:
     from tools.bundle import BundleIntegrityError, LockHeldError
+    from tools.bundle.opened import BundleError
     from tools.bundle.paths import UnsafePathError
-    from tools.checks import BundleError
     from tools.spec import SpecError
     from tools.sqlsafe import UnsafeSQLText
 

@@ -19,6 +19,7 @@ import typer
 
 from graph.cli_base import app, errors, register_user_errors
 from graph.console import err, out, print_error, print_ok
+from tools.bundle.files import INCIDENTS, MANIFEST, QA, REPORT
 from tools.describe.draft import DescriptionError
 
 PAUSED = 0  # a build paused at review is not an error: it waits for --thread ID --answer
@@ -80,11 +81,11 @@ def ask(prompt: str) -> str | None:
 def print_result(state: dict[str, Any]) -> None:
     """The end-of-build summary: where the bundle is and what it holds."""
     bundle = Path(state["out"])
-    manifest = json.loads((bundle / "manifest.json").read_text()) if (bundle / "manifest.json").is_file() else {}
+    manifest = json.loads((bundle / MANIFEST).read_text()) if (bundle / MANIFEST).is_file() else {}
     tables = manifest.get("tables", {})
     rows = ", ".join(f"{t} {v.get('rows', 0):,} rows" for t, v in tables.items())
-    inc = json.loads((bundle / "incidents.json").read_text())["incidents"] if (bundle / "incidents.json").is_file() else []
-    qa = bundle / "qa.jsonl"
+    inc = json.loads((bundle / INCIDENTS).read_text())["incidents"] if (bundle / INCIDENTS).is_file() else []
+    qa = bundle / QA
     variants = sum('"variant_of": "q' in line for line in qa.read_text().splitlines()) if qa.is_file() else 0
     print_ok(f"built {bundle}: {rows}; {len(inc)} incident(s); {state.get('questions', 0)} questions and "
              f"{variants} paraphrases (qa.jsonl); decisions in report.md")
@@ -93,7 +94,7 @@ def print_result(state: dict[str, Any]) -> None:
     if qa.is_file():
         from graph.console import err
 
-        err.print(f"next: read {bundle / 'report.md'}, then try an agent: chronoeval eval {bundle} --agent naive "
+        err.print(f"next: read {bundle / REPORT}, then try an agent: chronoeval eval {bundle} --agent naive "
                   f"-o runs/naive (README.md, 'Ten minutes with the demo')", highlight=False, soft_wrap=True)
 
 

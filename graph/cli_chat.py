@@ -57,7 +57,7 @@ def chat(
                 raise BuildError(f"chat session {tid} has ended; start a new one with `chronoeval chat OUT`")
             if bundle is None:
                 raise BuildError("give the bundle to refine: chronoeval chat OUT")
-            from tools.checks.model import open_bundle
+            from tools.bundle.opened import open_bundle
 
             open_bundle(bundle).close()  # a clear error when OUT is not a bundle
             with bundle_writer(bundle):

@@ -67,7 +67,7 @@ def infer(
 ) -> None:
     """Fit a spec (roles, keys, relations, cadence, distributions, state machine, measurement models) from
     sample tables and/or DDL; write it with provenance comments, and a fidelity report."""
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
     from tools.infer import InferError
     from tools.infer import infer as run_infer
     from tools.spec.io import parse_spec_text

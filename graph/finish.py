@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import BuildContext
 from graph.state import BuildState, decision
+from tools.bundle.files import MANIFEST, REPORT
 
 BEGIN, END = "<!-- chronoeval:build:begin -->", "<!-- chronoeval:build:end -->"
 
@@ -48,18 +49,18 @@ def _notes(state: BuildState) -> list[str]:
 
 def finish(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Write the report section and notes; mark the build finished."""
-    from tools.generate.atomic import upsert_section
+    from tools.bundle.atomic import upsert_section
 
     ctx = runtime.context
     out = Path(state["out"])
     log = [decision("finish", "supervisor", "build finished" if not state.get("error") else "build stopped",
                     state.get("error") or f"bundle at {out}")]
-    if (out / "manifest.json").is_file():
-        upsert_section(out / "report.md", decision_section({**state, "decisions": state.get("decisions", []) + log}),
+    if (out / MANIFEST).is_file():
+        upsert_section(out / REPORT, decision_section({**state, "decisions": state.get("decisions", []) + log}),
                        BEGIN, END)
-        from tools.generate.writers import refresh_manifest
+        from tools.bundle.manifest import refresh_manifest
 
-        refresh_manifest(out, ["report.md"])
+        refresh_manifest(out, [REPORT])
     if ctx.memory is not None:
         from knowledge.documents import ExperienceNote
 

@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import BuildContext
 from graph.state import BuildState, decision
+from tools.bundle.files import MANIFEST
 
 VARIANTS_PER_QUESTION = 2
 
@@ -21,7 +22,7 @@ def paraphraser(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
 
     ctx = runtime.context
     bundle = Path(state["out"])
-    domain = json.loads((bundle / "manifest.json").read_text()).get("spec")
+    domain = json.loads((bundle / MANIFEST).read_text()).get("spec")
     chosen = personas_for(domain if isinstance(domain, str) else None, load_personas())[:4]
     rep = paraphrase_bundle(bundle, chosen, VARIANTS_PER_QUESTION, model=ctx.model, seed=ctx.seed)
     log = [decision("paraphraser", "paraphraser", f"{len(rep.added)} variant(s) from {', '.join(p.name for p in chosen)}",

@@ -82,7 +82,7 @@ def read_meta(index_dir: Path) -> IndexMeta | None:
 
 
 def write_meta(index_dir: Path, meta: IndexMeta) -> None:
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
     atomic_write_text(index_dir / "meta.json", meta.to_json())
 

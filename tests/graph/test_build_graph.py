@@ -38,7 +38,7 @@ def test_offline_routing_order_and_decision_log(tmp_path):
     assert 0.9 * 2 * 20 <= len([r for r in qa if r["variant_of"]]) <= 2 * 20
     report = (tmp_path / "wind" / "report.md").read_text()
     assert "## Build decisions" in report and "from: 40 turbines" in report and "→ pattern_injector" in report
-    from tools.generate.writers import sha256_file
+    from tools.bundle.integrity import sha256_file
 
     manifest = json.loads((tmp_path / "wind" / "manifest.json").read_text())
     assert manifest["files"]["report.md"] == sha256_file(tmp_path / "wind" / "report.md")

@@ -16,11 +16,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-MANIFEST = "manifest.json"
-CACHE = ".verify-cache.json"
+from tools.bundle.files import DATA_DB, DATA_DIR, INCIDENTS, MANIFEST, QA, SPEC
+from tools.bundle.files import VERIFY_CACHE as CACHE
+
 # Files that commands read as content: one present on disk but absent from the manifest is as
 # suspicious as a changed one (the manifest is re-recorded whenever chronoeval writes them).
-CONTENT_FILES = ("spec.yaml", "incidents.json", "qa.jsonl", "data.duckdb")
+CONTENT_FILES = (SPEC, INCIDENTS, QA, DATA_DB)
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -113,7 +114,7 @@ def _write_manifest(out: Path, doc: dict) -> None:
 
 def _untracked(out: Path, files: dict) -> list[str]:
     names = [n for n in CONTENT_FILES if (out / n).is_file()]
-    data = out / "data"
+    data = out / DATA_DIR
     if data.is_dir():
         names += sorted(str(p.relative_to(out)) for p in [*data.glob("*.parquet"), *data.glob("*/part-*.parquet")]
                         if p.is_file())
@@ -123,7 +124,7 @@ def _untracked(out: Path, files: dict) -> list[str]:
 def is_content(name: str) -> bool:
     """Whether a bundle file feeds computation (spec, data, incidents, questions) rather than being a
     report that ``chronoeval check``/``queries`` rewrite (checks.json, report.md, figures/, exports/)."""
-    return name in CONTENT_FILES or (name.startswith("data/") and name.endswith(".parquet"))
+    return name in CONTENT_FILES or (name.startswith(f"{DATA_DIR}/") and name.endswith(".parquet"))
 
 
 def verify_bundle(out: Path, *, full: bool = False, allow_modified: bool = False,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 
+from tools.bundle.files import DATA_DIR
 from tools.bundle.paths import child_path
 from tools.sqlsafe import quote_ident, quote_literal
 
@@ -26,13 +27,13 @@ def part_name(n: int) -> str:
 
 def is_partitioned(bundle: Path | str, name: str) -> bool:
     """Whether table ``name`` is stored as a directory of parts."""
-    return child_path(Path(bundle) / "data", name).is_dir()
+    return child_path(Path(bundle) / DATA_DIR, name).is_dir()
 
 
 def table_files(bundle: Path | str, name: str) -> list[Path]:
     """The Parquet files of table ``name`` in row order (one file, or the parts in part order).
     A missing table gives ``[data/<name>.parquet]`` so the caller's error names the expected file."""
-    data = Path(bundle) / "data"
+    data = Path(bundle) / DATA_DIR
     folder = child_path(data, name)
     if folder.is_dir():
         return sorted(folder.glob(PART_GLOB))
@@ -41,7 +42,7 @@ def table_files(bundle: Path | str, name: str) -> list[Path]:
 
 def table_names(bundle: Path | str) -> list[str]:
     """Names of every table in ``data/`` (files and partitioned directories), sorted."""
-    data = Path(bundle) / "data"
+    data = Path(bundle) / DATA_DIR
     if not data.is_dir():
         return []
     names = {p.stem for p in data.glob("*.parquet") if p.is_file()}

@@ -71,8 +71,8 @@ amount, use 7 sigma), a variance_burst 6 sigma of extra noise over >= 8 rows. We
 few events need more, which is what the checks report.
 """
 
-from tools.checks.model import BundleError, Check
+from tools.checks.model import Check
 from tools.checks.report import check_bundle
 from tools.checks.run import failed_patterns, run_checks, write_checks
 
-__all__ = ["BundleError", "Check", "check_bundle", "failed_patterns", "run_checks", "write_checks"]
+__all__ = ["Check", "check_bundle", "failed_patterns", "run_checks", "write_checks"]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.checks.model import Bundle, in_list, iso_to_us, qi
+from tools.bundle.opened import Bundle
+from tools.checks.model import in_list, iso_to_us, qi
 from tools.checks.patterns import make_ctx, peers
 from tools.checks.series import fetch
 from tools.common.durations import parse_duration

@@ -1,16 +1,13 @@
-"""The check record, the thresholds, and the opened bundle the checks run against."""
+"""The check record, the thresholds and the SQL quoting helpers of the checks (the opened bundle they
+run against: ``tools.bundle.opened.Bundle``)."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
 
-from tools.spec.model import Spec
 from tools.sqlsafe import quote_literal, quote_qualified
 
 # ---- thresholds (documented in tools/checks/__init__.py and README "Checks") -----------------------
@@ -41,10 +38,6 @@ class Check(BaseModel):
     incident: str | None = None
 
 
-class BundleError(ValueError):
-    """The directory is not a chronoeval bundle (a user error: exit code 2 in the CLI)."""
-
-
 def qi(name: str) -> str:
     """A quoted SQL identifier; ``schema.table`` is quoted part by part (``tools.sqlsafe``)."""
     return quote_qualified(*name.split(".", 1))
@@ -73,109 +66,3 @@ def us_to_iso(us: int | float) -> str:
     from datetime import UTC
 
     return datetime.fromtimestamp(float(us) / 1e6, UTC).isoformat().replace("+00:00", "Z")
-
-
-@dataclass
-class Bundle:
-    """An opened bundle: its spec, incidents and a read-only DuckDB connection."""
-
-    out: Path
-    spec: Spec
-    con: object
-    incidents: list[dict]
-    tables: set[str] = field(default_factory=set)
-    _columns: dict[str, list[str]] = field(default_factory=dict)
-    cache: dict[tuple, object] = field(default_factory=dict)  # shared by forks: scans done once
-
-    def has(self, name: str) -> bool:
-        return name in self.tables
-
-    def columns(self, table: str) -> list[str]:
-        """The table's column names (cached)."""
-        if table not in self._columns:
-            self._columns[table] = [r[0] for r in self.sql(f"SELECT column_name FROM (DESCRIBE {qi(table)})")]
-        return self._columns[table]
-
-    def _ids(self, table: str, id_col: str) -> list[tuple]:
-        key = ("ids", table, id_col)
-        if key not in self.cache:
-            self.cache[key] = self.sql(f"SELECT {qi(id_col)}, hash({qi(id_col)}) FROM {qi(table)} GROUP BY ALL")
-        return self.cache[key]
-
-    def entities(self, table: str, id_col: str) -> list[str]:
-        """The distinct ids of a table, sorted (cached: it is a full scan, shared by the checks)."""
-        key = ("entities", table, id_col)
-        if key not in self.cache:
-            self.cache[key] = sorted(str(x) for x, _ in self._ids(table, id_col))
-        return self.cache[key]
-
-    def id_stats(self, table: str, id_col: str) -> tuple[int, int, bool]:
-        """(distinct ids, distinct DuckDB ``hash(id)`` values, any null id) of a table (cached)."""
-        rows = self._ids(table, id_col)
-        return len(rows), len({h for _, h in rows}), any(x is None for x, _ in rows)
-
-    def fork(self) -> Bundle:
-        """The same bundle on a new DuckDB cursor (same database, own connection state), for running
-        queries from another thread; close it when done."""
-        con = self.con.cursor()
-        _configure(con)
-        from tools.bundle.layout import add_rowid_views
-
-        add_rowid_views(con, self.out)  # temp views are per connection
-        return Bundle(self.out, self.spec, con, self.incidents, self.tables, self._columns, self.cache)
-
-    def sql(self, query: str) -> list[tuple]:
-        return self.con.execute(query).fetchall()
-
-    def one(self, query: str) -> tuple:
-        return self.con.execute(query).fetchone()
-
-    def numpy(self, query: str) -> dict:
-        return self.con.execute(query).fetchnumpy()
-
-    def close(self) -> None:
-        self.con.close()
-
-
-def _configure(con) -> None:
-    con.execute("SET TimeZone = 'UTC'")
-    con.execute("SET enable_progress_bar = false")
-
-
-def open_bundle(out: str | Path) -> Bundle:
-    """Open ``out`` (spec.yaml + data.duckdb [+ incidents.json]); BundleError if it is not a bundle."""
-    import duckdb
-
-    from tools.bundle.layout import connect_bundle
-    from tools.spec import SpecError, load_spec
-
-    out = Path(out)
-    if not out.is_dir():
-        raise BundleError(f"{out} is not a directory; pass a bundle made by `chronoeval generate`")
-    missing = [n for n in ("spec.yaml", "data.duckdb") if not (out / n).is_file()]
-    if missing:
-        raise BundleError(f"{out} is not a chronoeval bundle (no {' or '.join(missing)}); "
-                          "pass the -o directory of `chronoeval generate`")
-    try:
-        spec = load_spec(out / "spec.yaml")
-    except SpecError as exc:
-        raise BundleError(f"{out / 'spec.yaml'} is not a valid spec: {exc}") from None
-    incidents: list[dict] = []
-    if (out / "incidents.json").is_file():
-        try:
-            doc = json.loads((out / "incidents.json").read_text())
-        except json.JSONDecodeError as exc:
-            raise BundleError(f"{out / 'incidents.json'} is not valid JSON (line {exc.lineno}); "
-                              "regenerate the bundle") from None
-        incidents = doc.get("incidents", []) if isinstance(doc, dict) else list(doc)
-    try:
-        con = connect_bundle(out / "data.duckdb")
-    except duckdb.Error as exc:
-        raise BundleError(f"{out / 'data.duckdb'} cannot be opened ({exc}); regenerate the bundle") from None
-    _configure(con)
-    rows = con.execute("SELECT table_schema, table_name FROM information_schema.tables").fetchall()
-    tables = {t if s == "main" else f"{s}.{t}" for s, t in rows}
-    from tools.bundle.layout import add_rowid_views
-
-    add_rowid_views(con, out)  # a big world's views over Parquet get the rowid the checks order by
-    return Bundle(out, spec, con, incidents, tables)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.bundle.opened import Bundle
 from tools.checks.model import (
     DETECT_FRACTION,
     FP_BOUND,
@@ -19,7 +20,6 @@ from tools.checks.model import (
     NULL_FRACTION,
     RMS_RATIO,
     Z_THRESHOLD,
-    Bundle,
     Check,
     in_list,
     iso_to_us,

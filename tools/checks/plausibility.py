@@ -8,7 +8,8 @@ check fails when a spec's levels, state effects or incidents would produce value
 
 from __future__ import annotations
 
-from tools.checks.model import Bundle, Check, qi, ql
+from tools.bundle.opened import Bundle
+from tools.checks.model import Check, qi, ql
 from tools.checks.tables import TableInfo, table_infos
 
 

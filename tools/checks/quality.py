@@ -10,7 +10,8 @@ sequence.py: they share one pass per table (see there for the storage-order fast
 
 from __future__ import annotations
 
-from tools.checks.model import Bundle, Check, in_list, qi, ql, us_to_iso
+from tools.bundle.opened import Bundle
+from tools.checks.model import Check, in_list, qi, ql, us_to_iso
 from tools.checks.tables import TableInfo, parent_table, table_infos
 
 EXAMPLES = 3

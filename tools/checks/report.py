@@ -9,10 +9,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from tools.checks.model import Bundle, Check, open_bundle, qi, us_to_iso
+from tools.bundle.atomic import upsert_section
+from tools.bundle.files import CHECKS, FIGURES_DIR, MANIFEST, REPORT
+from tools.bundle.manifest import refresh_manifest
+from tools.bundle.opened import Bundle, open_bundle
+from tools.checks.model import Check, qi, us_to_iso
 from tools.checks.tables import table_infos
-from tools.generate.atomic import upsert_section
-from tools.generate.writers import refresh_manifest
 
 BEGIN, END = "<!-- chronoeval:data-card:begin -->", "<!-- chronoeval:data-card:end -->"
 FIGURES_OF_OTHERS = ("questions.png",)  # written by `chronoeval queries`
@@ -36,7 +38,7 @@ def _mark(c: Check) -> str:
 
 
 def data_card(b: Bundle, checks: list[Check], figures: dict[str, str]) -> str:
-    manifest = json.loads((b.out / "manifest.json").read_text()) if (b.out / "manifest.json").is_file() else {}
+    manifest = json.loads((b.out / MANIFEST).read_text()) if (b.out / MANIFEST).is_file() else {}
     lines = [BEGIN, "## Data card", "",
              f"Spec **{b.spec.name}**, seed {manifest.get('seed', b.spec.seed)}, scale {manifest.get('scale', 1)}, "
              f"start {b.spec.start}, horizon {b.spec.horizon}.", "",
@@ -84,7 +86,7 @@ def data_card(b: Bundle, checks: list[Check], figures: dict[str, str]) -> str:
 
 def write_report(out: Path, card: str, title: str = "") -> Path:
     """Insert (or replace) the data-card section of ``OUT/report.md``."""
-    return upsert_section(out / "report.md", card, BEGIN, END, title)
+    return upsert_section(out / REPORT, card, BEGIN, END, title)
 
 
 def _swap_dir(tmp: Path, final: Path) -> None:
@@ -104,7 +106,7 @@ def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
     from tools.checks.run import all_checks, write_checks
 
     out = Path(out)
-    b = open_bundle(out)
+    b = open_bundle(out, rowids=True)
     try:
         checks = all_checks(b)
         write_checks(out, checks)
@@ -115,14 +117,14 @@ def check_bundle(out: str | Path, figures: bool = True) -> list[Check]:
                 figs = incident_figures(b, tmp)
                 os.chmod(tmp, 0o755)
                 for name in FIGURES_OF_OTHERS:  # figures other stages wrote survive a re-check
-                    if (out / "figures" / name).is_file():
-                        shutil.copy2(out / "figures" / name, tmp / name)
-                _swap_dir(tmp, out / "figures")
+                    if (out / FIGURES_DIR / name).is_file():
+                        shutil.copy2(out / FIGURES_DIR / name, tmp / name)
+                _swap_dir(tmp, out / FIGURES_DIR)
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
         write_report(out, data_card(b, checks, figs), b.spec.name)
     finally:
         b.close()
-    refresh_manifest(out, ["checks.json", "report.md", "figures"])
+    refresh_manifest(out, [CHECKS, REPORT, FIGURES_DIR])
     return checks

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.checks.model import Bundle, Check, open_bundle
-from tools.generate.atomic import atomic_write_text
+from tools.bundle.atomic import atomic_write_text
+from tools.bundle.files import CHECKS
+from tools.bundle.opened import Bundle, open_bundle
+from tools.checks.model import Check
 
 
 def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
@@ -83,7 +85,7 @@ def all_checks(b: Bundle) -> list[Check]:
 def run_checks(out_dir: str | Path, incidents: set[str] | None = None) -> list[Check]:
     """All data-quality and pattern checks of the bundle in ``out_dir`` (quality first). With
     ``incidents``, only the pattern checks of those incidents (e.g. after adding one)."""
-    b = open_bundle(out_dir)
+    b = open_bundle(out_dir, rowids=True)
     try:
         if incidents is not None:
             return pattern_checks(b, set(incidents))
@@ -94,7 +96,7 @@ def run_checks(out_dir: str | Path, incidents: set[str] | None = None) -> list[C
 
 def write_checks(out_dir: str | Path, checks: list[Check]) -> Path:
     """``OUT/checks.json``: a JSON list of the check records (written via a temp file + rename)."""
-    path = Path(out_dir) / "checks.json"
+    path = Path(out_dir) / CHECKS
     atomic_write_text(path, json.dumps([c.model_dump() for c in checks], indent=2) + "\n")
     return path
 

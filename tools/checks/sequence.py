@@ -39,7 +39,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.checks.model import Bundle, Check, in_list, iso_to_us, qi, ql
+from tools.bundle.opened import Bundle
+from tools.checks.model import Check, in_list, iso_to_us, qi, ql
 from tools.checks.quality import check_duplicates, result, windows
 from tools.checks.tables import (
     NULL_LABEL,

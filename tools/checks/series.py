@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tools.checks.model import MIN_BASELINE_ROWS, Bundle, in_list, qi
+from tools.bundle.opened import Bundle
+from tools.checks.model import MIN_BASELINE_ROWS, in_list, qi
 
 Window = tuple[int, int]  # [start, end) in epoch microseconds
 

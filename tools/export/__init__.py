@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tools.bundle.tables import write_tables
 from tools.export.formats import SUITE_FORMATS
-from tools.export.tables import load_postgres, pg_type, write_tables
+from tools.export.tables import load_postgres, pg_type
 
 FORMATS = (*SUITE_FORMATS, "csv", "parquet", "postgres")
 
@@ -25,4 +26,4 @@ def export_bundle(bundle: Path, out: Path, fmt: str, records: list[dict] | None 
     raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-__all__ = ["FORMATS", "SUITE_FORMATS", "export_bundle", "load_postgres", "pg_type", "write_tables"]
+__all__ = ["FORMATS", "SUITE_FORMATS", "export_bundle", "load_postgres", "pg_type"]

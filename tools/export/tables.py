@@ -1,4 +1,5 @@
-"""Bundle tables out of DuckDB: CSV or Parquet files, or a PostgreSQL database (COPY over psycopg)."""
+"""Bundle tables into a PostgreSQL database (COPY over psycopg); as CSV or Parquet files:
+``tools.bundle.tables.write_tables``."""
 
 from __future__ import annotations
 
@@ -6,11 +7,10 @@ import re
 import tempfile
 from pathlib import Path
 
-import duckdb
-
-from tools.bundle.layout import connect_bundle
+from tools.bundle.opened import bundle_schema
 from tools.bundle.paths import child_path
-from tools.harness.context import HarnessError, bundle_schema
+from tools.bundle.tables import connect_tables
+from tools.harness.context import HarnessError
 from tools.sqlsafe import quote_ident, quote_path, quote_qualified
 
 _PG_TYPES = {"VARCHAR": "text", "BIGINT": "bigint", "INTEGER": "integer", "SMALLINT": "smallint",
@@ -18,30 +18,6 @@ _PG_TYPES = {"VARCHAR": "text", "BIGINT": "bigint", "INTEGER": "integer", "SMALL
              "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIMESTAMP": "timestamp", "DATE": "date",
              "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
              "HUGEINT": "numeric", "INTERVAL": "interval", "TIME": "time"}
-
-
-def _connect(bundle: Path) -> duckdb.DuckDBPyConnection:
-    db = Path(bundle) / "data.duckdb"
-    if not db.is_file():
-        raise HarnessError(f"{bundle} has no data.duckdb; is it a chronoeval bundle?")
-    con = connect_bundle(db)
-    con.execute("SET TimeZone = 'UTC'")
-    return con
-
-
-def write_tables(bundle: Path, out: Path, fmt: str) -> list[Path]:
-    """Every table as ``out/<table>.csv`` (header, ISO timestamps) or ``out/<table>.parquet``."""
-    con = _connect(bundle)
-    paths = []
-    try:
-        for t in sorted(bundle_schema(bundle)):
-            p = child_path(out, t, f".{fmt}")
-            opts = "(FORMAT CSV, HEADER)" if fmt == "csv" else "(FORMAT PARQUET)"
-            con.execute(f"COPY (SELECT * FROM {quote_ident(t)}) TO {quote_path(p)} {opts}")
-            paths.append(p)
-    finally:
-        con.close()
-    return paths
 
 
 def pg_type(duck_type: str) -> str:
@@ -65,7 +41,7 @@ def load_postgres(bundle: Path, dsn: str, *, schema: str = "public", replace: bo
         raise HarnessError(f"cannot connect to PostgreSQL at {dsn}: {str(exc).strip()}; check --dsn and that the "
                            "server is running") from None
     counts = {}
-    con = _connect(bundle)
+    con = connect_tables(bundle)
     try:
         with pg.transaction(), pg.cursor() as cur, tempfile.TemporaryDirectory() as tmp:
             cur.execute(f"CREATE SCHEMA IF NOT EXISTS {quote_ident(schema)}")

@@ -1,6 +1,5 @@
 """World generation: vectorized semi-Markov simulation, measurements, exemplars, epochs, writers."""
 
-from tools.generate.atomic import OutputExistsError, atomic_output_dir
 from tools.generate.bundle import (
     BundleSummary,
     NullProgress,
@@ -12,6 +11,6 @@ from tools.generate.bundle import (
 )
 
 __all__ = [
-    "BundleSummary", "NullProgress", "OutputExistsError", "ProgressSink", "TableSummary", "atomic_output_dir",
-    "build_populations", "generate_bundle", "write_tables",
+    "BundleSummary", "NullProgress", "ProgressSink", "TableSummary", "build_populations", "generate_bundle",
+    "write_tables",
 ]

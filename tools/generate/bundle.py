@@ -11,13 +11,16 @@ from typing import Protocol
 
 import numpy as np
 
+from tools.bundle.atomic import atomic_output_dir
+from tools.bundle.files import BASELINE_SUFFIX, DATA_DB, DATA_DIR, SPEC
+from tools.bundle.files import INCIDENTS as INCIDENTS_FILE
 from tools.bundle.lock import output_lock
-from tools.generate.atomic import atomic_output_dir
+from tools.bundle.manifest import write_manifest
+from tools.common.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
 from tools.generate.behaviour import add_shift, build_behaviour
 from tools.generate.emit import shard_table, static_table
 from tools.generate.population import Population, build_population
-from tools.generate.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
-from tools.generate.writers import BASELINE_SUFFIX, ShardPipeline, write_manifest
+from tools.generate.writers import ShardPipeline
 from tools.patterns.manifest import manifest as incident_manifest
 from tools.spec.distributions import ForeignKey
 from tools.spec.durations import parse_duration
@@ -143,7 +146,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
     passes = [(injector, "")] + ([(None, BASELINE_SUFFIX)] if with_baseline and injector else [])
     total = sum(p.n_units + (p.base_units if with_baseline and injector else 0) for n, p in pops.items() if n in plans)
     task = progress.start(f"generating {spec.name}", total)
-    pipe = ShardPipeline(out_dir / "data", out_dir / "data.duckdb")
+    pipe = ShardPipeline(out_dir / DATA_DIR, out_dir / DATA_DB)
     pending: list[tuple] = []
     try:
         for inj, suffix in passes:
@@ -214,16 +217,16 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     began = time.perf_counter()
     out = Path(out)
     with output_lock(out) as lock, atomic_output_dir(out, force) as tmp:
-        data = tmp / "data"
+        data = tmp / DATA_DIR
         data.mkdir()
-        (tmp / "spec.yaml").write_text(dump_spec(resolved))
+        (tmp / SPEC).write_text(dump_spec(resolved))
         if engine == "dask":
             tables, records, summary_extra = _dask_tables(resolved, tmp, seed, scale, progress, rows_per_shard,
                                                           with_baseline, scheduler, client, view_threshold_rows)
         else:
             tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
             summary_extra = {}
-        (tmp / "incidents.json").write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
+        (tmp / INCIDENTS_FILE).write_text(json.dumps(incident_manifest(resolved, seed, records), indent=2) + "\n")
         summary = BundleSummary(str(out), spec.name, seed, scale, 0.0, tables,
                                 [(str(p), n) for p, n in lock.stale_removed], **summary_extra)
         if finalize is not None:

@@ -18,11 +18,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tools.bundle.files import BASELINE_SUFFIX, DATA_DIR
 from tools.bundle.layout import part_name
+from tools.common.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
 from tools.generate.behaviour import add_shift, build_behaviour
 from tools.generate.emit import shard_table, static_table
-from tools.generate.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
-from tools.generate.writers import BASELINE_SUFFIX, PARQUET_OPTIONS
+from tools.generate.writers import PARQUET_OPTIONS
 from tools.spec.model import Spec
 
 VIEW_THRESHOLD_ROWS = 50_000_000  # above this many rows data.duckdb holds views over the Parquet parts
@@ -161,7 +162,7 @@ def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progre
     from tools.patterns.manifest import incident_records
     from tools.patterns.resolve import resolve_incidents
 
-    data_url = data_url or str(out_dir / "data")
+    data_url = data_url or str(out_dir / DATA_DIR)
     pops = build_populations(spec, seed, scale)
     incidents = resolve_incidents(spec, pops, seed)
     start_epoch = spec.start_dt.timestamp()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import duckdb
 
+from tools.bundle.files import DATA_DB, DATA_DIR
 from tools.bundle.layout import PART_GLOB
 from tools.generate.writers import _duck_name
 from tools.sqlsafe import quote_ident, quote_literal, quote_qualified
@@ -17,7 +18,7 @@ def part_glob(data_url: str, out_dir: Path, name: str) -> str:
     """The glob of table ``name``'s parts as a view should name it: relative to the bundle (which may
     move; readers put the bundle on DuckDB's file_search_path) when the data is inside it, else the URL."""
     local = Path(data_url)
-    if "://" not in data_url and local.resolve() == (out_dir / "data").resolve():
+    if "://" not in data_url and local.resolve() == (out_dir / DATA_DIR).resolve():
         return f"data/{name}/{PART_GLOB}"
     return f"{data_url.rstrip('/')}/{name}/{PART_GLOB}"
 
@@ -26,7 +27,7 @@ def write_duckdb(out_dir: Path, data_url: str, names: list[str], *, views: bool)
     """Create ``out_dir/data.duckdb`` with one table (``views=False``) or view per Parquet table;
     ``x__baseline`` goes to ``baseline.x`` as with the local engine. Parts are read in file order, so a
     copied table has the local engine's row order."""
-    con = duckdb.connect(str(out_dir / "data.duckdb"))
+    con = duckdb.connect(str(out_dir / DATA_DB))
     try:
         con.execute("SET enable_progress_bar = false")
         con.execute(f"SET memory_limit = {quote_literal(COPY_MEMORY_LIMIT)}")

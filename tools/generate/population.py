@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.common.seeds import POPULATION, rng_for
 from tools.generate.sampling import Column, sample_attribute
-from tools.generate.seeds import POPULATION, rng_for
 from tools.spec.distributions import ForeignKey, ParentAttribute
 from tools.spec.durations import parse_duration
 from tools.spec.entity import EntityType

@@ -1,19 +1,15 @@
-"""Parquet streaming, the DuckDB file and the manifest of a bundle."""
+"""Parquet streaming and the DuckDB file of a bundle (its manifest: tools.bundle.manifest)."""
 
 from __future__ import annotations
 
-import json
-import platform
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from tools.bundle.integrity import CACHE as VERIFY_CACHE
-from tools.bundle.integrity import sha256_file
+from tools.bundle.files import BASELINE_SUFFIX
 from tools.bundle.paths import child_path
-from tools.generate.atomic import atomic_write_text
 from tools.sqlsafe import quote_ident, quote_qualified
 
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "store_schema": False,
@@ -91,9 +87,6 @@ class DuckDBSink:
         self.con.close()
 
 
-BASELINE_SUFFIX = "__baseline"
-
-
 def _duck_name(name: str) -> str:
     """``cells__baseline`` (Parquet stem) -> ``baseline.cells`` (DuckDB schema.table)."""
     if name.endswith(BASELINE_SUFFIX):
@@ -162,42 +155,3 @@ class ShardPipeline:
             t.join()
         if self.errors:
             raise self.errors[0]
-
-
-def versions() -> dict[str, str]:
-    """Versions that influence the bytes of a bundle."""
-    import numpy
-    import pandas
-
-    from tools import __version__
-
-    return {"chronoeval": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
-            "pandas": pandas.__version__, "pyarrow": pa.__version__, "duckdb": duckdb.__version__}
-
-
-def write_manifest(out: Path, info: dict) -> dict:
-    """Write ``manifest.json``: ``info`` plus versions and the sha256 of every other file."""
-    files = {str(p.relative_to(out)): sha256_file(p) for p in sorted(out.rglob("*"))
-             if p.is_file() and p.name not in ("manifest.json", VERIFY_CACHE)}
-    manifest = {**info, "versions": versions(), "files": files}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n")
-    return manifest
-
-
-def refresh_manifest(out: Path, names: list[str]) -> None:
-    """Add the sha256 of files written after generation (``names``: files or directories under
-    ``out``) to manifest.json, atomically; other entries are untouched, except that a listed directory
-    (``figures``) is re-listed from disk."""
-    path = out / "manifest.json"
-    if not path.is_file():
-        return
-    doc = json.loads(path.read_text())
-    gone = tuple(f"{n.rstrip('/')}/" for n in names if not (out / n).is_file())  # listed dirs: re-listed from disk
-    files = {k: v for k, v in doc.get("files", {}).items() if not k.startswith(gone) and k not in names}
-    for name in names:
-        p = out / name
-        for f in sorted(p.rglob("*")) if p.is_dir() else [p]:
-            if f.is_file():
-                files[str(f.relative_to(out))] = sha256_file(f)
-    doc["files"] = dict(sorted(files.items()))
-    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tools.grade import ids, scalars, structured
+from tools.grade import ids, scalars, structured, table_answers
 from tools.grade.premise import PREMISE_FAMILIES, match_premise
 from tools.grade.tables import split_code
 from tools.grade.text import is_garbage, is_refusal, strip_markup
@@ -89,7 +89,7 @@ def _match(record: dict, text: str) -> scalars.Verdict:
     if t == "ranking":
         return structured.match_ranking(text, exp, tol, question=q)
     if t == "table":
-        return structured.match_table(text, exp, tol)
+        return table_answers.match_table(text, exp, tol)
     raise ValueError(f"unknown answer_type {t!r} in record {record.get('id')}")
 
 

@@ -7,9 +7,9 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from tools.grade.candidates import column_kinds, tables_of
 from tools.grade.question import analyse
 from tools.grade.scalars import Verdict, focus_texts
+from tools.grade.table_candidates import column_kinds, tables_of
 from tools.grade.tables import Table
 from tools.grade.text import norm_label
 

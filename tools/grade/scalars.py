@@ -9,8 +9,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.grade.candidates import Cand, column_kinds, scalar_candidates, tables_of
+from tools.grade.candidates import Cand
 from tools.grade.question import analyse
+from tools.grade.table_candidates import column_kinds, scalar_candidates, tables_of
 from tools.grade.text import answer_region, bold_segments, is_empty_result, mask_dates, numbers
 
 _HEDGE = re.compile(r"\b(?:either|depending|could be|might be|may be|would be|candidates?|not sure which|could not "

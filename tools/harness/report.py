@@ -162,7 +162,7 @@ def compare_html(run_dirs: list[Path]) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """tools.generate.atomic.atomic_write_text, imported on first use (tools.generate is heavy)."""
-    from tools.generate.atomic import atomic_write_text as write
+    """tools.bundle.atomic.atomic_write_text, imported on first use."""
+    from tools.bundle.atomic import atomic_write_text as write
 
     write(path, text)

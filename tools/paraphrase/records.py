@@ -16,6 +16,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import MANIFEST, SPEC
+
 BEGIN, END = "<!-- chronoeval:paraphrases:begin -->", "<!-- chronoeval:paraphrases:end -->"
 
 
@@ -126,7 +128,7 @@ def paraphrase_section(rep: ParaphraseReport, records: list[dict[str, Any]]) -> 
 def data_last_day(bundle: Path) -> date | None:
     """The last calendar day (UTC) with data, from manifest.json: 'today' for relative dates."""
     try:
-        tables = json.loads((Path(bundle) / "manifest.json").read_text())["tables"].values()
+        tables = json.loads((Path(bundle) / MANIFEST).read_text())["tables"].values()
         ends = [t["time_max"] for t in tables if t.get("time_max")]
         return max(datetime.fromisoformat(e.replace("Z", "+00:00")) for e in ends).date() if ends else None
     except (OSError, ValueError, KeyError, TypeError):
@@ -138,7 +140,7 @@ def domain_synonyms(bundle: Path) -> dict[str, list[str]]:
     from tools.spec import SpecError, load_spec
 
     try:
-        spec = load_spec(Path(bundle) / "spec.yaml")
+        spec = load_spec(Path(bundle) / SPEC)
     except (SpecError, OSError):
         return {}
     out: dict[str, list[str]] = {}

@@ -6,7 +6,6 @@ large tables; the answers themselves come from the two executors.
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -16,7 +15,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from tools.bundle.layout import connect_bundle
+from tools.bundle.opened import open_bundle
 from tools.queries.catalog import Catalog, TableView, build_catalog
 from tools.queries.reference.frames import Frames
 from tools.queries.spec import Window
@@ -128,15 +127,10 @@ class SynthContext:
 
 def open_context(bundle: Path | str, seed: int = 0) -> SynthContext:
     """A context over a generated bundle (spec.yaml, data/, data.duckdb, incidents.json)."""
-    from tools.spec.io import load_spec
-
-    bundle = Path(bundle)
-    spec = load_spec(bundle / "spec.yaml")
-    con = connect_bundle(bundle / "data.duckdb")
-    con.execute("SET TimeZone = 'UTC'")
-    inc_path = bundle / "incidents.json"
-    incidents = json.loads(inc_path.read_text())["incidents"] if inc_path.exists() else []
     from tools.queries.holdout import read_holdout, visible_catalog
+
+    opened = open_bundle(bundle)
+    bundle, spec, con, incidents = opened.out, opened.spec, opened.con, opened.incidents
 
     hold = read_holdout(bundle)
     catalog = build_catalog(spec)

@@ -12,10 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import SPEC, SUITE_HEADER
 from tools.queries.catalog import Catalog
 from tools.queries.render import humanize, plural, unit_words
 
-SUITE_FILE = "suite.json"
+SUITE_FILE = SUITE_HEADER
 HEADER_VERSION = 1
 
 CONVENTIONS = [
@@ -83,7 +84,7 @@ def preamble_text(header: dict[str, Any]) -> str:
 
 def write_header(bundle: Path | str, header: dict[str, Any]) -> Path:
     """Write ``suite.json`` atomically."""
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
     path = Path(bundle) / SUITE_FILE
     atomic_write_text(path, json.dumps(header, indent=2, sort_keys=True) + "\n")
@@ -102,10 +103,10 @@ def load_header(bundle: Path | str) -> dict[str, Any]:
     path = bundle / SUITE_FILE
     if path.exists():
         return json.loads(path.read_text())
-    if not (bundle / "spec.yaml").exists():
+    if not (bundle / SPEC).exists():
         return {}
     from tools.queries.catalog import build_catalog
     from tools.spec.io import load_spec
 
-    spec = load_spec(bundle / "spec.yaml")
+    spec = load_spec(bundle / SPEC)
     return suite_header(build_catalog(spec), spec.start_dt.year)

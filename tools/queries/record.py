@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from tools.bundle.files import HOLDOUT_DIR
 from tools.queries.registry import FAMILIES
 from tools.queries.spec import AnswerType, QuerySpec
 
@@ -81,7 +82,7 @@ def gold_sql_mismatches(db_path: Path | str, records: list[dict[str, Any]]) -> l
 
     con = connect_bundle(db_path)
     con.execute("SET TimeZone = 'UTC'")
-    if (Path(db_path).parent / "holdout").is_dir():  # forecast gold SQL reads holdout/<table>.parquet
+    if (Path(db_path).parent / HOLDOUT_DIR).is_dir():  # forecast gold SQL reads holdout/<table>.parquet
         from tools.sqlsafe import quote_literal
 
         con.execute(f"SET file_search_path = {quote_literal(str(Path(db_path).parent.resolve()))}")

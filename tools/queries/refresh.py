@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tools.bundle.files import QA
 from tools.queries.answers import agree, canonical
 from tools.queries.context import open_context
 from tools.queries.evaluate import run_reference, run_sql
@@ -22,15 +23,15 @@ from tools.queries.suite import Suite, candidate_key, synthesize
 
 def read_qa(bundle: Path | str) -> list[dict[str, Any]]:
     """The records of a bundle's qa.jsonl (empty when there is none)."""
-    path = Path(bundle) / "qa.jsonl"
+    path = Path(bundle) / QA
     return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.is_file() else []
 
 
 def write_qa(bundle: Path | str, records: list[dict[str, Any]]) -> None:
     """Write qa.jsonl atomically."""
-    from tools.generate.atomic import atomic_write_text
+    from tools.bundle.atomic import atomic_write_text
 
-    atomic_write_text(Path(bundle) / "qa.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    atomic_write_text(Path(bundle) / QA, "".join(json.dumps(r) + "\n" for r in records))
 
 
 def refresh_answers(bundle: Path | str, records: list[dict[str, Any]], seed: int = 0

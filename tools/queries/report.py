@@ -7,7 +7,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from tools.generate.atomic import upsert_section
+from tools.bundle.atomic import upsert_section
+from tools.bundle.files import FIGURES_DIR, REPORT
 from tools.queries.suite import Suite
 
 BEGIN, END = "<!-- chronoeval:questions:begin -->", "<!-- chronoeval:questions:end -->"
@@ -89,6 +90,6 @@ def questions_figure(suite: Suite, path: Path) -> Path:
 
 def write_questions_report(out: Path, suite: Suite, title: str = "") -> Path:
     """Write figures/questions.png and the Questions section of report.md."""
-    fig = questions_figure(suite, out / "figures" / "questions.png") if suite.records else None
-    return upsert_section(out / "report.md", questions_section(suite, fig and "figures/questions.png"),
+    fig = questions_figure(suite, out / FIGURES_DIR / "questions.png") if suite.records else None
+    return upsert_section(out / REPORT, questions_section(suite, fig and f"{FIGURES_DIR}/questions.png"),
                           BEGIN, END, title)

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
+from tools.bundle.opened import Bundle, open_bundle
 from tools.checks import run_checks
-from tools.checks.model import Bundle, open_bundle
 from tools.checks.sequence import certified_clean, seq_checks, seq_sql, stream_counts
 from tools.checks.tables import table_infos
 
@@ -24,7 +24,7 @@ def shop(tmp_path_factory):
 
 def _counts(bundle, table: str) -> tuple[list[int] | None, list[int]]:
     """(fast-path counts or None, canonical sorted-pass counts) of the paired checks of a table."""
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         t = next(t for t in table_infos(b.spec, b.tables) if t.name == table)
         paired = [c for c in seq_checks(b, t) if c.paired]
@@ -120,7 +120,7 @@ def telecom(tmp_path_factory):
 
 
 def _certified(bundle, table: str) -> bool:
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         t = next(t for t in table_infos(b.spec, b.tables) if t.name == table)
         return certified_clean(b, t, [c for c in seq_checks(b, t) if c.paired])

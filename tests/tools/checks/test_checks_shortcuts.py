@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tools.bundle.opened import open_bundle
 from tools.checks import run
-from tools.checks.model import open_bundle
 from tools.checks.quality import quality_checks
 from tools.checks.series import median
 
@@ -32,14 +32,14 @@ def _dump(checks):
 
 
 def test_prefetch_gives_the_same_pattern_checks(bundle, monkeypatch):
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         shared = _dump(run.pattern_checks(b))
         assert any(k[0] == "series" for k in b.cache)  # the checks were served from the shared scan
     finally:
         b.close()
     monkeypatch.setattr(run, "_prefetch", lambda b, only: None)
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         assert _dump(run.pattern_checks(b)) == shared
     finally:
@@ -47,12 +47,12 @@ def test_prefetch_gives_the_same_pattern_checks(bundle, monkeypatch):
 
 
 def test_threaded_checks_equal_serial_checks(bundle):
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         serial = _dump(quality_checks(b) + run.pattern_checks(b))
     finally:
         b.close()
-    b = open_bundle(bundle)
+    b = open_bundle(bundle, rowids=True)
     try:
         assert _dump(run.all_checks(b)) == serial
     finally:

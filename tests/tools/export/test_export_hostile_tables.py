@@ -7,7 +7,7 @@ import duckdb
 import pytest
 
 from tools.bundle.paths import UnsafePathError
-from tools.export.tables import write_tables
+from tools.bundle.tables import write_tables
 from tools.sqlsafe import quote_ident
 
 INJECT = "t\" TO 'PWNED.csv' (FORMAT CSV); COPY (SELECT 1) TO 'PWNED2.csv' (FORMAT CSV); --"

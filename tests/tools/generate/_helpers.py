@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from tools.common.seeds import EMISSION, SIMULATION, rng_for
 from tools.generate import build_populations
 from tools.generate.behaviour import Behaviour, build_behaviour
 from tools.generate.emit import shard_table
 from tools.generate.population import Population
-from tools.generate.seeds import EMISSION, SIMULATION, rng_for
 from tools.generate.simulate import Segments, simulate
 from tools.spec import Spec, parse_spec_text
 

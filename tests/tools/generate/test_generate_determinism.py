@@ -11,11 +11,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from tools.common.seeds import EMISSION, SIMULATION, rng_for
 from tools.generate import build_populations, generate_bundle
 from tools.generate.behaviour import build_behaviour
 from tools.generate.bundle import shard_plan
 from tools.generate.emit import shard_table
-from tools.generate.seeds import EMISSION, SIMULATION, rng_for
 
 from ._helpers import file_sha256, spec_from, table_digest
 

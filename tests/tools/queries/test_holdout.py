@@ -79,7 +79,7 @@ def test_the_split_partitions_the_rows_and_is_idempotent(pack_suites, tmp_path_f
 
 
 def test_agents_and_exports_never_see_held_back_rows(pack_suites, tmp_path_factory, tmp_path):
-    from tools.export import write_tables
+    from tools.bundle.tables import write_tables
     from tools.harness.workspace import agent_workspace
 
     d, _ = held(pack_suites, tmp_path_factory, "telecom")

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
+from tools.bundle.files import DATA_DIR
 from tools.queries.reference.frames import Frames, mask, selected_rows
 from tools.queries.spec import Predicate, QuerySpec
 
@@ -109,7 +110,7 @@ def unanswerable(frames: Frames, q: QuerySpec) -> str | None:
     """The message when no column (or table, for ``entity``) of the bundle is named by ``missing``."""
     word = _norm(q.p("missing"))
     names = []
-    for p in sorted((frames.bundle / "data").glob("*.parquet")):
+    for p in sorted((frames.bundle / DATA_DIR).glob("*.parquet")):
         names += list(pq.read_schema(p).names) + ([p.stem] if q.p("kind") == "entity" else [])
     return None if any(word in _norm(n) for n in names) else premise_message(q)
 

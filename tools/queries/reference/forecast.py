@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
+from tools.bundle.files import HOLDOUT_DIR
 from tools.queries.reference.frames import Frames, mask
 from tools.queries.spec import Predicate, QuerySpec
 
@@ -30,7 +31,7 @@ _CACHE: dict[tuple[str, float], pd.DataFrame] = {}
 
 def held_back(frames: Frames, table: str) -> pd.DataFrame:
     """The held-back rows of ``table`` (cached per file and modification time)."""
-    path = frames.bundle / "holdout" / f"{table}.parquet"
+    path = frames.bundle / HOLDOUT_DIR / f"{table}.parquet"
     if not path.is_file():
         raise ValueError(f"{frames.bundle} holds nothing back for {table}; run `chronoeval queries BUNDLE "
                          f"--holdout 1d` to hold back the last day")

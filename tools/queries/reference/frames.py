@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tools.bundle.files import DATA_DIR
 from tools.bundle.integrity import BundleIntegrityError
 from tools.bundle.layout import table_files
 from tools.bundle.paths import child_path
@@ -43,7 +44,7 @@ class Frames:
     def _load(self, name: str) -> pd.DataFrame:
         if name not in self._cache:
             files = table_files(self.bundle, name)  # one file, or the parts of --engine dask in part order
-            path = files[0] if len(files) == 1 else child_path(self.bundle / "data", name)
+            path = files[0] if len(files) == 1 else child_path(self.bundle / DATA_DIR, name)
             try:
                 text = [f.name for f in pq.read_schema(files[0]) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
                 source = files[0] if len(files) == 1 else [str(f) for f in files]
