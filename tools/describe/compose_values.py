@@ -13,6 +13,7 @@ from typing import Any
 from tools.common.durations import parse_duration
 from tools.describe.catalog_model import Catalog, MeasurementArchetype, RoleEffect
 from tools.describe.draft import MeasurementDraft
+from tools.describe.match import singular
 from tools.describe.units import convert, convert_spread, is_currency, parse_unit, unit_label
 
 PEAKS = {"day_peak": "14h", "evening_peak": "19h", "night_peak": "3h", "business_hours": "13h", "commute": "8h",
@@ -223,3 +224,23 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
     notes.append(f"{md.name}: no catalog entry; modelled as a generic {klass} around {level:g}"
                  f"{' ' + label if label else ''}")
     return m
+
+
+def named_directions(measurements: list[dict], roles: dict[str, str]) -> list[dict]:
+    """A "too low / too high" state that names what is low ("out of cash", "low battery") moves only the
+    measurements it names, when the entity has one: the cabinet temperature of an ATM out of cash is
+    no lower."""
+    filler = {"low", "high", "too", "out", "of", "empty", "running", "over", "under"}
+    for state, role in roles.items():
+        if role not in ("low", "high"):
+            continue
+        words = {singular(w) for w in state.split("_")} - filler
+        named = [m for m in measurements if words & {singular(w) for w in m["name"].split("_")}]
+        if not named:
+            continue
+        for m in measurements:
+            if m not in named and state in m.get("states", {}):
+                m["states"].pop(state)
+                if not m["states"]:
+                    m.pop("states")
+    return measurements

@@ -17,11 +17,10 @@ from tools.common.durations import parse_duration
 from tools.describe.catalog_model import Catalog, EntityArchetype, MeasurementArchetype
 from tools.describe.compose_incidents import lifecycle_incidents, reporter_incidents
 from tools.describe.compose_machine import TERMINAL_ROLES, lifecycle_machine, reporter_machine, state_role
-from tools.describe.compose_values import PEAKS, generic_measurement, measurement_spec
+from tools.describe.compose_values import PEAKS, generic_measurement, measurement_spec, named_directions
 from tools.describe.defaults import DEFAULT_MEASUREMENTS, DEFAULT_STATES, reporter_kind
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
-from tools.describe.match import singular
 from tools.spec.model import Spec
 
 TARGET_ROWS = 300_000
@@ -226,7 +225,7 @@ class _Composer:
             ent.update(table=f"{e.name}_metrics", static_table=e.plural, count=count, attributes=attrs,
                        states=machine, emission={"kind": "periodic", "cadence": cadence})
         cadence_s = parse_duration(ent["emission"]["cadence"]) if ent["emission"]["kind"] == "periodic" else None
-        ent["measurements"] = _named_directions(self.measurements(e, arch, roles, cadence_s), roles)
+        ent["measurements"] = named_directions(self.measurements(e, arch, roles, cadence_s), roles)
         ent["_roles"] = roles
         return ent
 
@@ -244,26 +243,6 @@ class _Composer:
         n = max(10, min(2000, (children[0].count or 400) // 4)) if children else (arch.typical_count if arch else 100)
         self.decisions.append(f"count {n} {e.plural}: default")
         return n
-
-
-def _named_directions(measurements: list[dict], roles: dict[str, str]) -> list[dict]:
-    """A "too low / too high" state that names what is low ("out of cash", "low battery") moves only the
-    measurements it names, when the entity has one: the cabinet temperature of an ATM out of cash is
-    no lower."""
-    filler = {"low", "high", "too", "out", "of", "empty", "running", "over", "under"}
-    for state, role in roles.items():
-        if role not in ("low", "high"):
-            continue
-        words = {singular(w) for w in state.split("_")} - filler
-        named = [m for m in measurements if words & {singular(w) for w in m["name"].split("_")}]
-        if not named:
-            continue
-        for m in measurements:
-            if m not in named and state in m.get("states", {}):
-                m["states"].pop(state)
-                if not m["states"]:
-                    m.pop("states")
-    return measurements
 
 
 def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[Spec, list[str], list[str]]:
