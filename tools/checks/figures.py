@@ -14,6 +14,7 @@ from tools.checks.model import in_list, iso_to_us, qi
 from tools.checks.patterns import make_ctx, peers
 from tools.checks.series import fetch
 from tools.common.durations import parse_duration
+from tools.patterns.registry import get_kind
 from tools.sqlsafe import quote_literal
 
 HOUR = 3_600_000_000
@@ -32,7 +33,8 @@ def _key_for(b: Bundle, rec: dict) -> str | None:
     if any(k in present for k in rec["keys"]):
         return next(k for k in rec["keys"] if k in present)
     e = b.spec.entity(rec["entity_type"])
-    return next((m.name for m in e.measurements if not m.hidden), None) if rec["kind"] == "data_outage" else None
+    removes_rows = getattr(get_kind(rec["kind"]), "removes_rows", False)
+    return next((m.name for m in e.measurements if not m.hidden), None) if removes_rows else None
 
 
 def _series_panel(ax, b: Bundle, rec: dict, key: str, lo: int, hi: int) -> str:
@@ -109,7 +111,7 @@ def _closest_peer(b: Bundle, rec: dict, key: str, ent: str, candidates: list[str
 
 def _count_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str:
     idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
-    if rec["kind"] == "flash_crowd":
+    if getattr(get_kind(rec["kind"]), "adds_arrivals", False):
         sql = (f"SELECT (first_us // {HOUR}) * {HOUR} AS h, count(*), count(*) FILTER (WHERE NOT surge) FROM "
                f"(SELECT min(epoch_us({ts})) AS first_us, {idc} IN {in_list(rec['entities'])} AS surge FROM "
                f"{qi(rec['table'])} GROUP BY {idc}) WHERE first_us BETWEEN {lo} AND {hi} GROUP BY 1 ORDER BY 1")
@@ -122,7 +124,7 @@ def _count_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str:
             ax.plot(_dt(np.array(h)), rest, "-", color="#7f8c8d", lw=1.0, label="without the surge entities")
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         return "entities starting per hour"
-    if rec["kind"] == "behavior_shift" and (panel := _behavior_panel(ax, b, rec, lo, hi)):
+    if getattr(get_kind(rec["kind"]), "shifts_behaviour", False) and (panel := _behavior_panel(ax, b, rec, lo, hi)):
         return panel
     aff = in_list(rec["entities"])
     sql = (f"SELECT {idc} IN {aff} AS a, (epoch_us({ts}) // {HOUR}) * {HOUR} AS h, count(*) FROM {qi(rec['table'])} "

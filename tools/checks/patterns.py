@@ -28,17 +28,16 @@ from tools.checks.model import (
 )
 from tools.checks.series import Fit, Model, Series, Window, control_windows, fetch, in_windows, spread
 from tools.checks.tables import has_trend, seasonal_periods
+from tools.patterns.registry import get_kind
 from tools.spec.formula import formula_names
 
-KIND_DIRECTION = {"spike": "up", "dip": "down", "variance_burst": "variance", "flatline": "flat", "null_burst": "null",
-                  "data_outage": "missing", "correlation_break": "decoupled", "seasonality_break": "seasonality",
-                  "flash_crowd": "up", "behavior_shift": "behavior"}
 RESIDUAL = {"variance", "decoupled", "seasonality", "spread"}  # spread: hidden-state behaviour shifts
 
 
 def direction(rec: dict, key: str) -> str:
     d = (rec.get("signature") or {}).get(key, {}).get("direction")
-    return d or KIND_DIRECTION.get(rec["kind"], "up")
+    kind = get_kind(rec["kind"])
+    return d or (kind.direction if kind is not None and kind.direction else "up")
 
 
 def allowed_fp(n: int) -> int:
@@ -113,8 +112,9 @@ def inputs_of(ctx: Ctx, key: str) -> list[str]:
 
 def window_rows(ctx: Ctx, s: Series, w: Window, kind: str) -> np.ndarray:
     rows = (s.t >= w[0]) & (s.t < w[1])
-    if kind == "slow_drift" and rows.any():  # the drift is largest at the end: use the last quarter
-        rows &= s.t >= w[1] - (w[1] - w[0]) // 4
+    last = getattr(get_kind(kind), "check_last", 1)
+    if last > 1 and rows.any():  # e.g. a drift is largest at the end: use the last quarter
+        rows &= s.t >= w[1] - (w[1] - w[0]) // last
     return rows
 
 
@@ -240,7 +240,8 @@ def baseline_identity(ctx: Ctx) -> tuple[str, bool]:
     idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
     windows = [r for r in b.incidents if r.get("table") == rec["table"]]
     # a behaviour shift changes its targets' paths for good (a different state after the window)
-    shifted = sorted({x for r in windows if r["kind"] == "behavior_shift" for x in r.get("targets") or r["entities"]})
+    shifted = sorted({x for r in windows if getattr(get_kind(r["kind"]), "shifts_behaviour", False)
+                      for x in r.get("targets") or r["entities"]})
     ents = [x for x in rec["entities"] if x not in set(shifted)]
     if not ents:
         return "", True

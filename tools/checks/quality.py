@@ -13,8 +13,10 @@ from __future__ import annotations
 from tools.bundle.opened import Bundle
 from tools.checks.model import Check, in_list, qi, ql, us_to_iso
 from tools.checks.tables import TableInfo, parent_table, table_infos
+from tools.patterns.registry import all_kinds
 
 EXAMPLES = 3
+NULL_KINDS = {k.name for k in all_kinds() if k.direction == "null"}  # kinds whose nulls are injected
 
 
 def _run(b: Bundle, name: str, t: TableInfo, inner: str, ok: str, what: str) -> Check:
@@ -67,7 +69,7 @@ def _in_window(t: TableInfo, r: dict) -> str:
 def check_nulls(b: Bundle, t: TableInfo) -> Check:
     parts = [f"SELECT {_ent_ts(t)}, {ql(c)} AS what FROM {qi(t.name)} WHERE {qi(c)} IS NULL" for c in t.strict_cols]
     for m in t.measurements:
-        allowed = " OR ".join(_in_window(t, r) for r in windows(b, t, {"null_burst"}, m.name))
+        allowed = " OR ".join(_in_window(t, r) for r in windows(b, t, NULL_KINDS, m.name))
         cond = f"{qi(m.name)} IS NULL" + (f" AND NOT ({allowed})" if allowed else "")
         parts.append(f"SELECT {_ent_ts(t)}, {ql(m.name)} AS what FROM {qi(t.name)} WHERE {cond}")
     cols = len(t.strict_cols) + len(t.measurements)

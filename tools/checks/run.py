@@ -17,7 +17,10 @@ def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
     from tools.checks.cascade import cascade_order
     from tools.checks.kinds import arrival_checks, behavior_checks, missing_checks
     from tools.checks.patterns import make_ctx, value_checks
+    from tools.patterns.registry import get_kind
 
+    families = {"values": value_checks, "missing_rows": missing_checks, "behavior": behavior_checks,
+                "arrivals": arrival_checks, "none": lambda ctx: ()}  # PatternKind.check names one
     _prefetch(b, only)
     out: list[Check] = []
     by_id = {r["id"]: r for r in b.incidents}
@@ -25,22 +28,13 @@ def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
         if only is not None and rec["id"] not in only:
             continue
         ctx = make_ctx(b, rec)
-        kind = rec["kind"]
         if not b.has(rec["table"]):
             out.append(Check(name="detectable", table=rec["table"], kind="pattern", passed=False, sql="",
                              detail=f"table {rec['table']} is not in data.duckdb", incident=rec["id"]))
             continue
-        if kind == "data_outage":
-            pair = missing_checks(ctx)
-        elif kind == "behavior_shift":
-            pair = behavior_checks(ctx)
-        elif kind == "flash_crowd" and not rec["keys"]:
-            pair = arrival_checks(ctx)
-        elif not rec["keys"]:
-            pair = ()
-        else:
-            pair = value_checks(ctx)
-        out += list(pair)
+        kind = get_kind(rec["kind"])
+        family = kind.check(rec) if kind is not None else "values" if rec["keys"] else "none"
+        out += list(families[family](ctx))
         if rec.get("root") and rec["root"] in by_id:
             out.append(cascade_order(b, rec, by_id[rec["root"]]))
     return out

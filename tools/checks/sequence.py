@@ -51,6 +51,7 @@ from tools.checks.tables import (
     label,
 )
 from tools.common.durations import parse_duration
+from tools.patterns.registry import all_kinds
 
 
 @dataclass
@@ -146,7 +147,7 @@ def _cadence(b: Bundle, t: TableInfo, em) -> SeqCheck:
     off, prev = f"(t_us - {s0})", f"(prev_us - {s0})"
     ticks = f"({_floordiv(off, c)} - {_floordiv(prev, c)})"
     allow = ["TRUE"] if em.missing_rate > 0 else []
-    for r in windows(b, t, {"data_outage"}):
+    for r in windows(b, t, {k.name for k in all_kinds() if k.removes_rows}):
         allow.append(f"(entity IN {in_list(r['entities'])} AND prev_us < {iso_to_us(r['end'])} "
                      f"AND t_us >= {iso_to_us(r['start'])})")
     epochs = epoch_starts_us(b.spec, t.entity)

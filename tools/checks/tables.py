@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tools.common.durations import parse_duration
+from tools.patterns.registry import get_kind
 from tools.spec.distributions import ForeignKey
 from tools.spec.entity import EntityType
 from tools.spec.measurement import Measurement
@@ -93,7 +94,7 @@ def allowed_state_pairs(spec: Spec, e: EntityType) -> set[tuple[str, str]]:
     rows += [x.transitions for x in spec.exemplars if x.entity == e.name]
     for inc in spec.incidents:
         model = getattr(inc, "root", inc)
-        if model.kind == "behavior_shift" and model.target.entity == e.name:
+        if getattr(get_kind(model.kind), "shifts_behaviour", False) and model.target.entity == e.name:
             rows.append(model.transitions)
     pairs = {(a, b) for r in rows for a, row in r.items() for b, p in row.items() if p > 0}
     pairs |= {(a, t.to) for a, t in sm.timeouts.items()}

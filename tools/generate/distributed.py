@@ -158,9 +158,9 @@ def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progre
         generation_order,
         shard_plan,
     )
-    from tools.patterns.inject import Injector
-    from tools.patterns.manifest import incident_records
-    from tools.patterns.resolve import resolve_incidents
+    from tools.generate.incidents.inject import Injector
+    from tools.generate.incidents.manifest import incident_records
+    from tools.generate.incidents.resolve import resolve_incidents
 
     data_url = data_url or str(out_dir / DATA_DIR)
     pops = build_populations(spec, seed, scale)
@@ -181,7 +181,7 @@ def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progre
             if not e.emission:
                 continue
             behaviour = build_behaviour(pop) if e.states else None
-            for inc in inj.for_type(name, {"behavior_shift"}) if inj and behaviour else []:
+            for inc in inj.for_type(name, "shifts_behaviour") if inj and behaviour else []:
                 add_shift(behaviour, pop, inc.entities, inc.start, inc.end, inc.model.transitions, inc.model.dwell)
             ctx = {"seed": seed, "entity_type": name, "injector": inj, "pop": pop, "behaviour": behaviour,
                    "start_epoch": start_epoch, "table": e.table_name + suffix, "data_url": data_url,
