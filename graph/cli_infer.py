@@ -30,7 +30,7 @@ def _tables_table(result):
     from rich import box
     from rich.table import Table
 
-    from tools.spec.durations import format_duration
+    from tools.common.durations import format_duration
 
     table = Table(title="tables", box=box.SIMPLE_HEAD, title_justify="left")
     for col in ("table", "rows", "key", "entities", "rows are", "cadence", "missing rows"):

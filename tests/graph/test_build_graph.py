@@ -9,8 +9,8 @@ import json
 import duckdb
 import pytest
 
+from agents.context import BuildContext
 from graph.builder import RECURSION_LIMIT, build_graph
-from graph.context import BuildContext
 from tests.agents.fake_chat import FakeChatModel
 from tests.tools.describe.cases import CASES
 
@@ -142,7 +142,7 @@ def test_descriptions_build_bundles_whose_stated_numbers_hold(case, tmp_path):
         f"WITH d AS (SELECT epoch(timestamp) - lag(epoch(timestamp)) OVER (PARTITION BY {entity}_id ORDER BY timestamp) "
         f"AS gap FROM {spec_table}) SELECT (SELECT min(gap) FROM d), "
         f"(SELECT epoch(max(timestamp)) - epoch(min(timestamp)) FROM {spec_table})").fetchone()
-    from tools.spec.durations import parse_duration
+    from tools.common.durations import parse_duration
 
     if cadence:
         assert step == parse_duration(cadence)

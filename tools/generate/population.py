@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.common.durations import parse_duration
 from tools.common.seeds import POPULATION, rng_for
 from tools.generate.sampling import Column, sample_attribute
 from tools.spec.distributions import ForeignKey, ParentAttribute
-from tools.spec.durations import parse_duration
 from tools.spec.entity import EntityType
 from tools.spec.model import Exemplar, Spec
 
