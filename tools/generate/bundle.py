@@ -16,14 +16,14 @@ from tools.bundle.files import BASELINE_SUFFIX, DATA_DB, DATA_DIR, SPEC
 from tools.bundle.files import INCIDENTS as INCIDENTS_FILE
 from tools.bundle.lock import output_lock
 from tools.bundle.manifest import write_manifest
+from tools.common.durations import parse_duration
 from tools.common.seeds import EMISSION, INCIDENTS, SIMULATION, rng_for
 from tools.generate.behaviour import add_shift, build_behaviour
 from tools.generate.emit import shard_table, static_table
+from tools.generate.incidents.manifest import manifest as incident_manifest
 from tools.generate.population import Population, build_population
 from tools.generate.writers import ShardPipeline
-from tools.patterns.manifest import manifest as incident_manifest
 from tools.spec.distributions import ForeignKey
-from tools.spec.durations import parse_duration
 from tools.spec.errors import SpecError
 from tools.spec.io import dump_spec
 from tools.spec.model import Spec
@@ -134,9 +134,9 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
 
     ``with_baseline`` also writes the same world without incidents (``<table>__baseline.parquet``,
     DuckDB schema ``baseline``). Returns the table summaries and the incident records."""
-    from tools.patterns.inject import Injector
-    from tools.patterns.manifest import incident_records
-    from tools.patterns.resolve import resolve_incidents
+    from tools.generate.incidents.inject import Injector
+    from tools.generate.incidents.manifest import incident_records
+    from tools.generate.incidents.resolve import resolve_incidents
 
     pops = build_populations(spec, seed, scale)
     incidents = resolve_incidents(spec, pops, seed)  # may add flash-crowd entities after the base ones
@@ -160,7 +160,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
                 if not e.emission:
                     continue
                 behaviour = build_behaviour(pop) if e.states else None
-                for inc in inj.for_type(name, {"behavior_shift"}) if inj and behaviour else []:
+                for inc in inj.for_type(name, "shifts_behaviour") if inj and behaviour else []:
                     add_shift(behaviour, pop, inc.entities, inc.start, inc.end, inc.model.transitions,
                               inc.model.dwell)
                 tmin = tmax = None
