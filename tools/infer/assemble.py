@@ -16,6 +16,7 @@ from tools.infer.fit_measure import MeasurementFit, fit_measurement
 from tools.infer.fit_noise import link_noise
 from tools.infer.fit_states import StateFit, fit_states, trajectory_flags
 from tools.infer.formulas import as_formula, find_sums
+from tools.infer.hidden import hidden_regime
 from tools.infer.naming import entity_name, group_id_formats, id_format, rename_entities
 from tools.infer.overrides import LabelSource, fit_overrides
 from tools.infer.profile import Profile, seconds
@@ -114,11 +115,11 @@ def fit_table(p: Profile, relations: list[Relation], start: float, seed: int,
     measurements = []
     if p.emission:
         tcol = p.table.time.column
-        states = fit_states(p, sf, seed)
+        states = fit_states(p, sf, seed) or hidden_regime(p, sf, seed)
         tf.states = states
         if states and p.emission == "on_transition":
             attrs = _flags(p, states, ents, attrs, tf)
-        if states:
+        if states and not states.hidden:
             attrs = _overrides(p, states, ents, attrs, relations, parents or {}, tf, seed)
         t = seconds(sf[tcol])
         periodic = p.emission == "periodic"

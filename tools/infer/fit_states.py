@@ -28,6 +28,7 @@ class StateFit:
     derived: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     matrix: dict[str, dict[str, float]] = field(default_factory=dict)
+    hidden: bool = False  # a regime found in the measurements (no state column: never written)
 
 
 def normalised(counts: dict[str, float], digits: int = 4) -> dict[str, float]:
@@ -100,10 +101,13 @@ def fit_states(prof: Profile, sf: pd.DataFrame, seed: int = 0) -> StateFit | Non
     for c in cats:
         prof.columns[c].role = "state"
         prof.columns[c].kind = "state column" if single else "state (combined)"
-    return _machine(prof, st, t, ent, names, cats[0] if single else None, derived, seed)
+    return machine_from_codes(prof, st, t, ent, names, cats[0] if single else None, derived, seed)
 
 
-def _machine(prof: Profile, st, t, ent, names, column, derived, seed) -> StateFit:
+def machine_from_codes(prof: Profile, st: np.ndarray, t: np.ndarray, ent: np.ndarray, names: list[str],
+                       column: str | None, derived: dict, seed: int) -> StateFit:
+    """The machine of state codes per sorted row: transitions from consecutive changes, a dwell per state
+    (exponential from censored time with few finished stays), initial and terminal states."""
     n = len(names)
     first = np.r_[True, ent[1:] != ent[:-1]]
     if prof.emission == "periodic":  # collapse each run of equal states into one entry

@@ -96,14 +96,19 @@ def test_fidelity_table_within_thresholds(ecommerce, telecom):
         assert result.fidelity, "the fidelity table is computed"
         rows = result.fidelity
         if variant == "_with_inc_data" and result is telecom[0][0]:
-            # sustained incidents (hours of lost availability) are fitted as spike episodes: their tail
-            # share comes back, but not how they are spread over time (lag-1 of the availability is lower
-            # in the regenerated data) nor that they move several measurements together, which the
-            # extended report shows; every other check passes
-            avail = {r.metric.split(" ")[0]: r for r in rows if r.column == "Cell_Availability"
-                     and r.metric.startswith(SHAPE)}
-            assert avail["tail"].ok and not avail["lag-1"].ok
-            rows = [r for r in rows if not r.metric.startswith(SHAPE)]
+            # sustained incidents are a hidden normal <-> incident regime: the cells' availability keeps its
+            # tail, lag-1 (0.90) and entity spread, packet loss and jitter move together again (r 0.43);
+            # the links' lag-1 (0.55 / 0.50) rests on one incident of one of 6 interfaces (sample se ~0.2)
+            # and comes back within 0.07, not 0.05: the only checks left outside their threshold
+            cells = [r for r in rows if r.table.startswith("cell_site") and r.metric.startswith(SHAPE)]
+            assert len(cells) >= 20 and all(r.ok for r in cells)
+            pair = next(r for r in rows if r.column == "Packet_Loss_Percent~Jitter_ms")
+            assert pair.ok and float(pair.detail.split()[0]) > 0.4
+            loose = [r for r in rows if not r.ok]
+            assert {(r.column, r.metric.split(" ")[0]) for r in loose} <= {("Packet_Loss_Percent", "lag-1"),
+                                                                          ("Jitter_ms", "lag-1")}
+            assert all(r.value <= 0.1 and float(r.detail.split("se ")[1].rstrip(")")) > 0.1 for r in loose)
+            rows = [r for r in rows if r not in loose]
         bad = [(r.table, r.column, r.metric, round(r.value, 3), r.threshold) for r in rows if not r.ok]
         assert not bad
         assert "## Fidelity" in report and "| cadence |" in report
@@ -183,3 +188,18 @@ def test_question_level_fidelity_on_telecom(telecom):
     (result, _), _variant = telecom
     questions = _rows(result, "question")
     assert len(questions) == 9 and all(r.value <= 0.1 for r in questions), [(r.column, r.value) for r in questions]
+
+
+def test_incidents_are_a_hidden_regime_only_where_the_data_has_them(telecom):
+    (result, _), variant = telecom
+    cell = entity_for_table(result.spec, f"cell_site{variant}")
+    link = entity_for_table(result.spec, f"transport_link{variant}")
+    if variant == "_data":  # isolated spikes only: no regime
+        assert cell.states is None and link.states is None
+        return
+    for e in (cell, link):
+        assert e.states is not None and e.states.column is None and not e.states.derived_columns  # never written
+        assert set(e.states.states) == {"normal", "incident"}
+    avail = next(m for m in cell.measurements if m.name == "Cell_Availability")
+    assert avail.states["incident"].shift < -1  # availability lost during an incident
+    assert "hidden incident state" in result.yaml_text
