@@ -1,14 +1,16 @@
-"""Exports of a bundle: the suite for eval platforms (Inspect AI, LangSmith, Opik, promptfoo,
-OpenAI evals, Genie CSV) and the tables as CSV/Parquet or into PostgreSQL."""
+"""Exports of a bundle: the suite for eval platforms (one module per platform in tools/export/suites/:
+Inspect AI, LangSmith, Opik, promptfoo, OpenAI evals, Genie CSV) and the tables as CSV/Parquet or into
+PostgreSQL."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tools.bundle.tables import write_tables
-from tools.export.formats import SUITE_FORMATS
+from tools.export.suites import suite_exporters
 from tools.export.tables import load_postgres, pg_type
 
+SUITE_FORMATS = {name: e.write for name, e in suite_exporters().items()}
 FORMATS = (*SUITE_FORMATS, "csv", "parquet", "postgres")
 
 
