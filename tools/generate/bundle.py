@@ -192,7 +192,7 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
                     rows_per_shard: int = DEFAULT_ROWS_PER_SHARD, with_baseline: bool = False,
                     finalize: Callable[[Path], None] | None = None, engine: str = "local",
                     scheduler: str | None = None, client=None, view_threshold_rows: int | None = None,
-                    ) -> BundleSummary:
+                    data_url: str | None = None) -> BundleSummary:
     """Write ``spec.yaml``, ``data/*.parquet``, ``data.duckdb``, ``incidents.json`` and ``manifest.json``.
 
     Everything is built in a temp directory and renamed into place, so a failure leaves nothing.
@@ -204,6 +204,7 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
     ``engine="dask"`` runs the shards as dask.distributed tasks (on ``client``, else on the cluster at
     ``scheduler``, else on a LocalCluster) and writes ``data/<table>/part-NNNNN.parquet``: the same rows
     as the local engine; above ``view_threshold_rows`` rows data.duckdb holds views over the parts.
+    ``data_url`` (dask only) writes the parts there instead (tools/generate/remote.py: object stores).
     """
     if engine not in ("local", "dask"):
         raise ValueError(f"unknown engine {engine!r}; use local or dask")
@@ -222,7 +223,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
         (tmp / SPEC).write_text(dump_spec(resolved))
         if engine == "dask":
             tables, records, summary_extra = _dask_tables(resolved, tmp, seed, scale, progress, rows_per_shard,
-                                                          with_baseline, scheduler, client, view_threshold_rows)
+                                                          with_baseline, scheduler, client, view_threshold_rows,
+                                                          data_url)
         else:
             tables, records = write_tables(resolved, tmp, seed, scale, progress, rows_per_shard, with_baseline)
             summary_extra = {}
@@ -238,7 +240,8 @@ def generate_bundle(spec: Spec, out: str | Path, *, seed: int | None = None, sca
 
 
 def _dask_tables(spec: Spec, tmp: Path, seed: int, scale: float, progress: ProgressSink, rows_per_shard: int,
-                 with_baseline: bool, scheduler: str | None, client, view_threshold_rows: int | None):
+                 with_baseline: bool, scheduler: str | None, client, view_threshold_rows: int | None,
+                 data_url: str | None = None):
     """``write_tables`` on a dask cluster (a LocalCluster unless ``client``/``scheduler`` is given)."""
     from tools.generate.distributed import (
         VIEW_THRESHOLD_ROWS,
@@ -254,7 +257,7 @@ def _dask_tables(spec: Spec, tmp: Path, seed: int, scale: float, progress: Progr
         cl = client or own
         tables, records = dask_write_tables(spec, tmp, seed, scale, progress, rows_per_shard, with_baseline, cl,
                                             view_threshold_rows=VIEW_THRESHOLD_ROWS if view_threshold_rows is None
-                                            else view_threshold_rows)
+                                            else view_threshold_rows, data_url=data_url)
         return tables, records, {"engine": "dask", "worker_peak_rss": worker_peak_rss(cl)}
     finally:
         if own is not None:

@@ -33,13 +33,26 @@ def write_duckdb(out_dir: Path, data_url: str, names: list[str], *, views: bool)
         con.execute(f"SET memory_limit = {quote_literal(COPY_MEMORY_LIMIT)}")
         con.execute("SET preserve_insertion_order = true")
         con.execute(f"SET file_search_path = {quote_literal(str(out_dir.resolve()))}")
+        remote = "://" in data_url
+        if remote:  # an object store: DuckDB reads it through fsspec (no httpfs extension needed)
+            from tools.generate.remote import url_filesystem
+
+            con.register_filesystem(url_filesystem(data_url)[0])
         for name in names:
             duck = _duck_name(name)
             if "." in duck:
                 con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote_ident(duck.split('.')[0])}")
             target = quote_qualified(*duck.split(".", 1))
-            source = f"read_parquet({quote_literal(part_glob(data_url, out_dir, name))})"
+            glob = part_glob(data_url, out_dir, name)
+            staged = None
+            if remote and views:  # views relative to the bundle, bound on a local copy of the first part
+                from tools.generate.remote import stage_first_part
+
+                staged, glob = stage_first_part(data_url, out_dir, name), f"{DATA_DIR}/{name}/{PART_GLOB}"
+            source = f"read_parquet({quote_literal(glob)})"
             kind = "VIEW" if views else "TABLE"
             con.execute(f"CREATE {kind} {target} AS SELECT * FROM {source}")
+            if staged is not None:
+                staged.unlink()
     finally:
         con.close()
