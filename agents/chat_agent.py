@@ -1,5 +1,5 @@
 """The chat agent with an LLM: a ``create_agent`` tool-calling loop over the same refinement
-operations the offline grammar reaches (``graph.chat_ops.run_refinement``), so both paths change a
+operations the offline grammar reaches (``agents.chat_ops.run_refinement``), so both paths change a
 bundle in exactly the same, validated ways. Offline, or when the model calls no tool, the grammar
 takes over (``graph.chat``)."""
 
@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from langchain.agents import create_agent
+
+from agents.chat_ops import run_refinement
+from agents.models import go_offline, is_connection_error, offline_reason, unavailable_message
 from tools.bundle.files import SPEC
+from tools.describe.apply import RefineError
+from tools.describe.extract import incident_words
+from tools.describe.refine import Refinement
+from tools.spec import SpecError
+from tools.spec.io import load_spec
 
 SYSTEM = """You refine an eval bundle for a time-series data agent benchmark, by calling tools.
 Call exactly the tool(s) the user's request needs, with arguments taken from the request, then
@@ -19,11 +28,6 @@ Entities: {entities}. Incidents: {incidents}."""
 def refinement_tools(bundle: Path, model: Any, done: list) -> list:
     """Plain functions (``create_agent`` makes them tools) that apply one refinement each and
     record its ``Change`` in ``done``."""
-    from graph.chat_ops import run_refinement
-    from tools.describe.apply import RefineError
-    from tools.describe.refine import Refinement
-    from tools.spec import SpecError
-
     def apply(**fields: Any) -> str:
         r = Refinement(text=fields.pop("text", ""), **fields)
         try:
@@ -47,11 +51,13 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
 
     def add_incident(kind: str, when: str | None = None, duration: str | None = None,
                      target_value: str | None = None, target_ids: list[str] | None = None) -> str:
-        """Inject an incident. kind: flash_crowd, data_outage, spike, dip, slow_drift, flatline,
-        kpi_degradation, null_burst, variance_burst. when: 'day N HH:MM'. duration: '3h'.
-        target_value: an attribute value selecting the targets ('premium'); or target_ids."""
         return apply(op="add_incident", kind=kind, when=when, duration=duration, topic=target_value,
                      target_ids=target_ids or [], text=f"add a {kind}")
+
+    add_incident.__doc__ = (  # the kinds chat can add, from the kinds' registry
+        f"Inject an incident. kind: {', '.join(k for _, k in incident_words(in_descriptions=False))}. "
+        "when: 'day N HH:MM'. duration: '3h'.\n"
+        "target_value: an attribute value selecting the targets ('premium'); or target_ids.")
 
     def cascade_incident(target_ids: list[str], to_entities: str, incident: str | None = None) -> str:
         """Make an incident (or a new outage) hit ``target_ids`` and cascade to the related ``to_entities``."""
@@ -83,11 +89,6 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
 def tool_calling_turn(model: Any, bundle: Path, text: str) -> tuple[list, str] | None:
     """Run one chat turn with the LLM calling refinement tools: (changes, the model's reply), or None
     when the model called no tool or could not be reached (the grammar then handles the turn)."""
-    from langchain.agents import create_agent
-
-    from agents.models import go_offline, is_connection_error, offline_reason, unavailable_message
-    from tools.spec.io import load_spec
-
     if offline_reason(model) is not None:  # unreachable earlier in this process: do not wait on it again
         return None
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents.models import get_chat_model, structured_call
+from agents.models import LLMUnavailable, get_chat_model
+from agents.structured import structured_call
 from prompts.judge import (
     GRADER,
     PARAPHRASE_JUDGE,
@@ -24,6 +25,7 @@ from prompts.judge import (
     ParaphraseJudgeInput,
     ParaphraseVerdict,
 )
+from tools.grade import grade_response as rules_grade
 from tools.paraphrase import slot_problems
 
 __all__ = ["JudgeGrade", "JudgeUnavailable", "ParaphraseVerdict", "grade_response", "grade_undecided",
@@ -69,11 +71,9 @@ def judge_paraphrase(canonical_question: str, variant: str, *, query_spec: dict 
 
 def _rules_grade(question: str, expected: object, answer_type: str, tolerance: dict | None,
                  response: str) -> JudgeGrade:
-    from tools.grade import grade_response as rules
-
     record = {"question": question, "answer": expected, "answer_type": answer_type,
               "tolerance": tolerance or {"rel": 0.0, "abs": 0.0}, "answer_text": "", "template": ""}
-    g = rules(record, response)
+    g = rules_grade(record, response)
     verdict = "correct" if g.label == "correct" else "incorrect"
     return JudgeGrade(verdict=verdict, reason=f"rules: {g.detail or g.label}")
 
@@ -84,8 +84,6 @@ def grade_response(question: str, expected: object, answer_type: str, tolerance:
 
     With an LLM: the GRADER prompt as structured output (validated, retried); when the LLM is
     unreachable or gives no valid grade, the deterministic grader decides and the reason says so."""
-    from agents.models import LLMUnavailable
-
     llm = resolve_model(model)
     if llm is None:
         return _rules_grade(question, expected, answer_type, tolerance, response)
@@ -109,8 +107,6 @@ def grade_undecided(question: str, expected: object, answer_type: str, tolerance
     the expected answer and why the rules could not decide. Raises :class:`JudgeUnavailable` instead
     of falling back to the rules, so the grader keeps the response undecided (never a rules verdict
     presented as a judge verdict)."""
-    from agents.models import LLMUnavailable
-
     llm = resolve_model(model)
     if llm is None:
         raise JudgeUnavailable("no LLM configured for the judge")

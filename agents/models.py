@@ -1,36 +1,28 @@
-"""LLM resolution, the on-disk response cache, call/token accounting and validated structured calls.
+"""LLM resolution, call/token accounting and the process's offline state.
 
 - ``get_chat_model()`` reads ``CHRONOEVAL_MODEL`` (default ``none``: no LLM, every agent takes its
   deterministic path). ``provider:model`` goes through LangChain's ``init_chat_model``; a bare model
   name with ``OPENAI_BASE_URL`` set means an OpenAI-compatible server (``OPENAI_API_KEY``, or a
   placeholder for local servers that need none). Timeouts and bounded retries come from
   ``CHRONOEVAL_LLM_TIMEOUT`` (seconds, default 60) and ``CHRONOEVAL_LLM_RETRIES`` (default 2).
-- ``structured_call()`` asks for a pydantic output model as JSON-schema structured output,
-  validates it (pydantic, then the caller's own check), re-asks with the validation error, and
-  returns None when it still fails so the caller takes the deterministic path and records a note.
-  An unreachable server (connection refused, DNS, timeout) makes the whole process go offline:
+- An unreachable server (connection refused, DNS, timeout) makes the whole process go offline:
   one warning on stderr, None for this and every later call to that model (no more waiting on
   it), so build, chat and paraphrase finish on their deterministic paths instead of failing.
-- Responses are cached on disk (``CHRONOEVAL_CACHE_DIR``, default ``$CHRONOEVAL_HOME/cache/llm``), keyed
-  by model + messages + output schema: a re-run with the cache makes no HTTP call.
 - ``usage()`` counts calls, cache hits, failures and tokens for reports.
+
+Validated structured calls are ``agents.structured``; the response cache is ``agents.llm_cache``.
+This module is loaded when the CLI starts, so LangChain and openai are imported only when a model
+is made or an error examined.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-T = TypeVar("T", bound=BaseModel)
 OFFLINE = {"", "none", "off", "offline", "false", "0"}
 
 
@@ -99,10 +91,14 @@ def reset_usage() -> None:
         _USAGE = Usage()
 
 
-def _count(**kw: int) -> None:
+def count_call(purpose: str | None = None, **counters: int) -> None:
+    """Add ``counters`` (calls, cache_hits, failures, retries, input_tokens, output_tokens) to the
+    accounting and, with ``purpose``, one call under it."""
     with _LOCK:
-        for k, v in kw.items():
+        for k, v in counters.items():
             setattr(_USAGE, k, getattr(_USAGE, k) + v)
+        if purpose is not None:
+            _USAGE.by_purpose[purpose] = _USAGE.by_purpose.get(purpose, 0) + 1
 
 
 def model_name(model: str | None = None) -> str:
@@ -144,49 +140,6 @@ def model_id(model: Any) -> str:
     return f"{type(model).__name__}:{name}" + (f"@{base}" if base else "")
 
 
-def cache_dir() -> Path:
-    """Where LLM responses are cached: ``$CHRONOEVAL_CACHE_DIR``, else ``$CHRONOEVAL_HOME/cache/llm``."""
-    from graph.paths import llm_cache_dir
-
-    return llm_cache_dir()
-
-
-def _messages(messages: Sequence[Any]) -> list[dict[str, str]]:
-    out = []
-    for m in messages:
-        if isinstance(m, tuple):
-            out.append({"role": m[0], "content": str(m[1])})
-        else:
-            out.append({"role": getattr(m, "type", "user"), "content": str(getattr(m, "content", m))})
-    return out
-
-
-def cache_key(model: Any, messages: Sequence[Any], schema: type[BaseModel]) -> str:
-    """sha256 of model + messages + output schema."""
-    blob = json.dumps({"model": model_id(model), "messages": _messages(messages),
-                       "schema": schema.model_json_schema()}, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
-def _cache_get(key: str) -> dict | None:
-    path = cache_dir() / key[:2] / f"{key}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _cache_put(key: str, value: dict) -> None:
-    from tools.bundle.atomic import atomic_write_text
-
-    path = cache_dir() / key[:2] / f"{key}.json"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(value, sort_keys=True))
-    except OSError:  # a read-only cache never fails a run
-        pass
-
-
 def _chain(exc: BaseException) -> list[BaseException]:
     out: list[BaseException] = []
     e: BaseException | None = exc
@@ -217,103 +170,3 @@ def unavailable_message(model: Any, exc: BaseException) -> str:
     base = getattr(model, "openai_api_base", None) or os.environ.get("OPENAI_BASE_URL") or "the provider"
     return (f"cannot reach the LLM {model_id(model)} at {base} ({type(exc).__name__}: {exc}); check "
             "OPENAI_BASE_URL / the server, or set CHRONOEVAL_MODEL=none to run offline")
-
-
-def _schema(output: type[BaseModel]) -> dict:
-    s = output.model_json_schema()
-    s.setdefault("title", output.__name__)
-    return s
-
-
-def _strict_json(result: dict, output: type[BaseModel]) -> Any:
-    """The reply as JSON, parsed strictly (LangChain's parser accepts truncated JSON such as
-    ``{"a": ["x`` by closing it; a cut-off reply must count as invalid)."""
-    content = getattr(result.get("raw"), "content", None)
-    if isinstance(content, str) and content.strip():
-        text = content.strip()
-        if text.startswith("```"):
-            text = text.strip("`").removeprefix("json").strip()
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"not valid JSON for {output.__name__}: {exc}") from None
-    if result.get("parsing_error") is not None or result.get("parsed") is None:
-        raise ValueError(f"not valid JSON for {output.__name__}: {result.get('parsing_error')}")
-    return result["parsed"]
-
-
-def structured_call(model: Any, messages: Sequence[Any], output: type[T], *, retries: int = 2,
-                    purpose: str = "", notes: list[str] | None = None,
-                    check: Callable[[T], list[str]] | None = None) -> T | None:
-    """Ask ``model`` for an ``output`` instance; validate, re-ask with the error, or return None.
-
-    ``check`` is the deterministic tools' validation (problems → the LLM is asked again with them).
-    ``notes`` collects one line per failure for the report. An unreachable server returns None and
-    takes the model offline for the rest of the process (``go_offline``)."""
-    if model is None:
-        return None
-    down = offline_reason(model)
-    if down is not None:
-        if notes is not None:
-            notes.append(f"{purpose or 'LLM call'}: skipped, the LLM was unreachable earlier; used the deterministic path")
-        return None
-    key = cache_key(model, messages, output)
-    hit = _cache_get(key)
-    if hit is not None:
-        try:
-            value = output.model_validate(hit)
-            _count(cache_hits=1)
-            return value
-        except ValidationError:
-            pass
-    from langchain_core.messages import AIMessage, HumanMessage
-
-    convo: list[Any] = list(messages)
-    runnable = model.with_structured_output(_schema(output), method="json_schema", include_raw=True)
-    error = ""
-    for attempt in range(retries + 1):
-        _count(calls=1, retries=1 if attempt else 0)
-        with _LOCK:
-            _USAGE.by_purpose[purpose or "other"] = _USAGE.by_purpose.get(purpose or "other", 0) + 1
-        raw = None
-        try:
-            result = runnable.invoke(convo)
-            raw = result.get("raw")
-            meta = getattr(raw, "usage_metadata", None) or {}
-            _count(input_tokens=int(meta.get("input_tokens", 0)), output_tokens=int(meta.get("output_tokens", 0)))
-            value = output.model_validate(_strict_json(result, output))
-            problems = check(value) if check else []
-            if problems:
-                raise ValueError("; ".join(problems))
-        except Exception as exc:
-            if is_connection_error(exc):
-                _count(failures=1)
-                message = unavailable_message(model, exc)
-                go_offline(model, message)
-                if notes is not None:
-                    notes.append(f"{purpose or 'LLM call'}: {message}; used the deterministic path")
-                return None
-            http = status_error(exc)
-            if http is not None:
-                _count(failures=1)
-                if getattr(http, "status_code", None) in (401, 403) or "insufficient_quota" in str(http):
-                    go_offline(model, f"the LLM {model_id(model)} refused the evaluator's credentials or quota "
-                                      f"({type(http).__name__}: {str(http)[:160]}); check OPENAI_API_KEY")
-                if notes is not None:
-                    notes.append(f"{purpose or 'LLM call'}: the server answered with an error ({type(http).__name__}: "
-                                 f"{str(http)[:160]}); used the deterministic path")
-                return None
-            error = str(exc)[:500]
-            content = getattr(raw, "content", "") if raw is not None else ""
-            if content:
-                convo.append(AIMessage(content=str(content)))
-            convo.append(HumanMessage(content=f"Your reply was not valid: {error}\nReply again with only a JSON "
-                                              f"object that matches the {output.__name__} schema."))
-            continue
-        _cache_put(key, value.model_dump(mode="json"))
-        return value
-    _count(failures=1)
-    if notes is not None:
-        notes.append(f"{purpose or 'LLM call'}: invalid output after {retries + 1} attempt(s) ({error[:160]}); "
-                     "used the deterministic path")
-    return None

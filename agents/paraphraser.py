@@ -6,26 +6,46 @@ verdict) and the distance bound, or it is rejected with its reason. Whatever the
 provide (failure, malformed output after retries, rejection) the deterministic paraphraser
 (``tools.paraphrase``) fills in, and the run's notes say so. An unreachable server switches the
 whole run to the deterministic path after one clear note.
+
+``paraphraser`` is the build graph's step: persona variants of every canonical question of the
+bundle (judged: same slots, same query), appended to qa.jsonl with a Paraphrases section in report.md.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from langgraph.runtime import Runtime
+
+from agents.context import BuildContext
 from agents.judge import judge_paraphrase
-from agents.models import LLMUnavailable, model_id, offline_reason, structured_call, usage
+from agents.models import LLMUnavailable, model_id, offline_reason, usage
+from agents.state import BuildState, decision
+from agents.structured import structured_call
+from knowledge.personas import load_personas
 from prompts.paraphraser import PARAPHRASER, ParaphraseInput, ParaphraseOutput
-from tools.bundle.files import QA, REPORT
+from tools.bundle.atomic import atomic_write_text, upsert_section
+from tools.bundle.files import MANIFEST, QA, REPORT
+from tools.bundle.manifest import refresh_manifest
 from tools.paraphrase import Persona, paraphrase, token_edit_distance
 from tools.paraphrase.engine import min_distance_for
+from tools.paraphrase.personas import personas_for
 from tools.paraphrase.records import (
+    BEGIN,
+    END,
     ParaphraseReport,
     Rejected,
+    data_last_day,
+    domain_synonyms,
     existing_variants,
+    merge_records,
     next_variant_number,
+    paraphrase_section,
+    read_records,
     variant_record,
 )
 
@@ -128,20 +148,6 @@ def paraphrase_bundle(bundle: Path, personas: list[Persona], k: int, *, seed: in
                       progress: Callable[[int, int], None] | None = None) -> ParaphraseReport:
     """Paraphrase a bundle's suite in place: ``k`` variants per canonical question from ``personas``,
     merged into qa.jsonl (idempotently), the Paraphrases section of report.md, manifest hashes."""
-    import json
-
-    from tools.bundle.atomic import atomic_write_text, upsert_section
-    from tools.bundle.manifest import refresh_manifest
-    from tools.paraphrase.records import (
-        BEGIN,
-        END,
-        data_last_day,
-        domain_synonyms,
-        merge_records,
-        paraphrase_section,
-        read_records,
-    )
-
     qa = Path(bundle) / QA
     records = read_records(qa)
     rep = paraphrase_records(records, personas, k, seed=seed, anchor=data_last_day(bundle), model=model,
@@ -152,3 +158,20 @@ def paraphrase_bundle(bundle: Path, personas: list[Persona], k: int, *, seed: in
     refresh_manifest(bundle, [QA, REPORT])
     rep.total_variants = sum(1 for r in merged if r.get("variant_of"))
     return rep
+
+
+VARIANTS_PER_QUESTION = 2
+
+
+def paraphraser(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
+    """The build step: paraphrase the suite in the voices of the domain's typical personas."""
+    ctx = runtime.context
+    bundle = Path(state["out"])
+    domain = json.loads((bundle / MANIFEST).read_text()).get("spec")
+    chosen = personas_for(domain if isinstance(domain, str) else None, load_personas())[:4]
+    rep = paraphrase_bundle(bundle, chosen, VARIANTS_PER_QUESTION, model=ctx.model, seed=ctx.seed)
+    log = [decision("paraphraser", "paraphraser", f"{len(rep.added)} variant(s) from {', '.join(p.name for p in chosen)}",
+                    f"{len(rep.rejected)} rejected by the judge; {rep.model}")]
+    log += [decision("paraphraser", "judge", n) for n in rep.notes[:5]]
+    stale = [s for s in state.get("stale", []) if s != "paraphrases"]
+    return {"paraphrased": True, "stale": stale, "decisions": log}

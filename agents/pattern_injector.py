@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from agents.lc_tools import generate_checked_bundle
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.build_ops import generate_checked_bundle
+from agents.context import BuildContext
+from agents.spec_writer import _spec_problems
+from agents.state import BuildState, decision
+from agents.structured import structured_call
+from prompts.spec_writer import PATTERN_INJECTOR, DomainInput, IncidentPlan
+from tools.describe.adjust import adjust_incident
+from tools.describe.advice import apply_incident_plan
+from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+from tools.spec.model import Spec
 
 
 def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, list[str]]:
     """The spec with failing incidents adjusted (or removed when nothing can be adjusted)."""
-    from tools.describe.adjust import adjust_incident
-    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
-    from tools.spec.model import Spec
-
     spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
     by_incident: dict[str, list[str]] = {}
     for f in failed:
@@ -38,9 +41,6 @@ def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, 
 def _remove(spec_yaml: str, failed: list[dict]) -> tuple[str, list[str]]:
     """The spec without the incidents whose checks failed (a suite never asks about an incident the
     data does not show)."""
-    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
-    from tools.spec.model import Spec
-
     spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
     gone = sorted({f["incident"] for f in failed if f["incident"]})
     spec["incidents"] = [i for i in spec.get("incidents", []) if i.get("id") not in gone]
@@ -50,8 +50,6 @@ def _remove(spec_yaml: str, failed: list[dict]) -> tuple[str, list[str]]:
 
 def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Generate + check, adjusting failing incidents up to ``max_injection_retries`` times."""
-    from tools.spec import parse_spec_text
-
     ctx = runtime.context
     spec_yaml = state["spec_yaml"]
     pre = []
@@ -64,7 +62,7 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     horizon_days = max(1, int(spec.horizon_seconds // 86400))
     failed: list[dict] = []
     for attempt in range(ctx.max_injection_retries + 1):
-        res = generate_checked_bundle.invoke({"spec_yaml": spec_yaml, "out": state["out"], "seed": ctx.seed})
+        res = generate_checked_bundle(spec_yaml, state["out"], seed=ctx.seed, progress=ctx.progress)
         failed = res["failed"]
         rows = ", ".join(f"{t}: {n:,}" for t, n in res["rows"].items())
         log.append(decision("pattern_injector", "pattern_injector", f"generated ({rows})",
@@ -75,7 +73,7 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
             spec_yaml, changes = _remove(spec_yaml, failed)
             log += [decision("pattern_injector", "pattern_injector", c, "still failing after the allowed "
                              "adjustments") for c in changes]
-            res = generate_checked_bundle.invoke({"spec_yaml": spec_yaml, "out": state["out"], "seed": ctx.seed})
+            res = generate_checked_bundle(spec_yaml, state["out"], seed=ctx.seed, progress=ctx.progress)
             failed = res["failed"]
             if any(f["incident"] for f in failed):
                 return {"error": "incident checks still fail after removing the failing incidents: "
@@ -92,13 +90,6 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
 
 def _llm_plan(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
     """Incidents chosen by the LLM for the domain (validated; the rules' incidents stay otherwise)."""
-    from agents.models import structured_call
-    from agents.spec_writer import _spec_problems
-    from prompts.spec_writer import PATTERN_INJECTOR, DomainInput, IncidentPlan
-    from tools.describe.advice import apply_incident_plan
-    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
-    from tools.spec.model import Spec
-
     parsed = parse_spec_text(spec_yaml, "spec.yaml")
     spec = spec_to_dict(parsed)
     days = max(1, int(parsed.horizon_seconds // 86400))

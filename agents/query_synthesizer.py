@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from langgraph.runtime import Runtime
 
-from agents.lc_tools import synthesize_questions
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.build_ops import synthesize_questions
+from agents.context import BuildContext
+from agents.state import BuildState, decision
+from agents.structured import structured_call
+from prompts.spec_writer import QUERY_FOCUS, FocusInput, QueryFocus
+from tools.bundle.atomic import atomic_write_text
 from tools.bundle.files import MANIFEST
+from tools.queries.registry import EXTRA_FAMILIES, load_templates
 
 
 def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
@@ -20,8 +26,7 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
     if ctx.model is not None:
         prefer = prefer + [t for t in _llm_focus(ctx.model, state, prefer) if t not in prefer]
     extra = preferred_families(prefer)
-    res = synthesize_questions.invoke({"out": state["out"], "n": ctx.n_questions, "seed": ctx.seed, "prefer": prefer,
-                                       "families": extra})
+    res = synthesize_questions(state["out"], n=ctx.n_questions, seed=ctx.seed, prefer=prefer, families=extra)
     fams = ", ".join(f"{f} {n}" for f, n in res["by_family"].items())
     why = f"short of the plan: {res['shortfall']}" if res["shortfall"] else "the plan's quotas are met"
     log = [decision("query_synthesizer", "query_synthesizer", f"{res['questions']} questions ({fams})", why)]
@@ -46,8 +51,6 @@ def preferred_families(prefer: list[str]) -> list[str]:
     """The extra families (shape, detection, claim, ...) of favoured templates: favouring a template
     of a family the plan does not ask for adds that family (forecast excepted: it needs held-back
     data, which only --holdout or the plan's mix asks for)."""
-    from tools.queries.registry import EXTRA_FAMILIES, load_templates
-
     templates = load_templates()
     fams = [templates[t].family for t in prefer if t in templates]
     return [f for f in EXTRA_FAMILIES if f in fams and f != "forecast"]
@@ -62,11 +65,6 @@ def notes_used(memory) -> dict:
     """What the agent-failure notes in ``memory`` make a build favour: ``{templates, ids, digest}``:
     the templates most-noted first, the ids of the notes that named one, and a sha256 over those
     notes (id, text, count), so the same notes are known to give the same suite."""
-    import hashlib
-    import json
-
-    from tools.queries.registry import load_templates
-
     names = sorted(load_templates())
     counts: dict[str, int] = {}
     used = []
@@ -84,10 +82,6 @@ def notes_used(memory) -> dict:
 
 def _record_notes(out: Path, used: dict) -> None:
     """``notes_used`` in the bundle's manifest.json (ids, digest, templates favoured)."""
-    import json
-
-    from tools.bundle.atomic import atomic_write_text
-
     path = out / MANIFEST
     if path.is_file():
         doc = json.loads(path.read_text())
@@ -97,10 +91,6 @@ def _record_notes(out: Path, used: dict) -> None:
 
 def _llm_focus(model, state: BuildState, noted: list[str]) -> list[str]:
     """Templates the LLM says this domain's users ask most (names checked against the catalog)."""
-    from agents.models import structured_call
-    from prompts.spec_writer import QUERY_FOCUS, FocusInput, QueryFocus
-    from tools.queries.registry import load_templates
-
     names = sorted(load_templates())
 
     def check(f: QueryFocus) -> list[str]:

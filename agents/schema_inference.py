@@ -1,6 +1,6 @@
 """Schema-inference agent: the user's description (and edits) → a ``DomainDraft``.
 
-Offline: the rules in ``tools.describe`` (through ``agents.lc_tools``). With an LLM: a structured
+Offline: the rules in ``tools.describe`` (through ``agents.build_ops``). With an LLM: a structured
 ``DomainDraft`` from the model, validated by pydantic; invalid or failed output falls back to the
 rules and the decision log says so. A built-in pack needs no draft.
 """
@@ -11,20 +11,22 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
-from agents.lc_tools import describe_domain, edit_draft, infer_spec  # noqa: F401 - describe_domain: LLM tool
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.build_ops import edit_draft, infer_spec
+from agents.context import BuildContext
+from agents.state import BuildState, decision
+from agents.structured import structured_call
+from knowledge.catalog import load_catalog
 from prompts.schema_inference import SCHEMA_INFERENCE
+from tools.describe.draft import DescriptionError, DomainDraft
+from tools.describe.extract import snake
+from tools.describe.llm_check import catalog_context, draft_problems, merge_drafts
+from tools.describe.understand import understand
+from tools.patterns.registry import all_kinds
 
 
 def _llm_draft(model, request: str, offline, notes: list[str]):
     """The model's draft, checked against the catalog (problems are sent back once), or None (the
     notes say why): then the offline reading stands alone."""
-    from agents.models import structured_call
-    from knowledge.catalog import load_catalog
-    from tools.describe.draft import DomainDraft
-    from tools.describe.llm_check import catalog_context, draft_problems
-
     catalog = load_catalog()
     inp = {"description": request, "catalog": catalog_context(offline, catalog),
            "not_understood": list(offline.not_understood)}
@@ -41,8 +43,7 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     log = []
     if state.get("samples") or state.get("ddl"):
         name = _name_from(state.get("request") or "")
-        res = infer_spec.invoke({"files": state.get("samples", []), "ddl": state.get("ddl"), "name": name,
-                                 "seed": ctx.seed})
+        res = infer_spec(state.get("samples", []), state.get("ddl"), name=name, seed=ctx.seed)
         log.append(decision("schema_inference", "schema_inference", "spec fitted from "
                             + ", ".join(Path(f).name for f in [*state.get("samples", []), *filter(None, [state.get("ddl")])]),
                             "; ".join(res["notes"] + res["guesses"])[:500] or "tools.infer"))
@@ -57,16 +58,13 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
             log.append(decision("schema_inference", "schema_inference", "the offline reading stands",
                                 "LLM draft unusable: " + ("; ".join(notes) or "no answer")))
         else:
-            from knowledge.catalog import load_catalog
-            from tools.describe.llm_check import merge_drafts
-
             merged, taken = merge_drafts(offline, llm, load_catalog())
             draft = merged.model_dump()
             log.append(decision("schema_inference", "schema_inference", "LLM draft merged into the offline reading: "
                                 + ("; ".join(taken) or "nothing new"), "validated against the catalog; the LLM "
                                 "adds or resolves items, never removes what the rules read"))
     for edit in state.get("edits", []):
-        res = edit_draft.invoke({"draft": draft, "instruction": edit})
+        res = edit_draft(draft, edit)
         draft = res["draft"]
         log.append(decision("schema_inference", "schema_inference", f"edit '{edit}'",
                             "; ".join(res["changes"]) or "changed nothing the rules understand"))
@@ -79,15 +77,11 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
 
 def _name_from(request: str) -> str:
     """A spec name from the words beside sample files or DDL ("inferred" when they name nothing)."""
-    from tools.describe.draft import DescriptionError
-
     if not request.strip():
         return "inferred"
     try:
         return read_description(request).name
     except DescriptionError:
-        from tools.describe.extract import snake
-
         return snake(request)[:40] or "inferred"
 
 
@@ -108,9 +102,6 @@ def catalog_scorer(memory):
 
 def read_description(text: str, memory=None):
     """The offline draft of a description: rules + the domain catalog (+ the memory's embeddings)."""
-    from knowledge.catalog import load_catalog
-    from tools.describe.understand import understand
-
     return understand(text, load_catalog(), catalog_scorer(memory))
 
 
@@ -134,8 +125,8 @@ def draft_decisions(draft: dict) -> list[dict]:
     return log
 
 
-# pattern kinds the spec writer can place on a single entity type's measurements
-PLACEABLE = ("spike", "dip", "level_shift", "slow_drift", "variance_burst", "flatline", "null_burst")
+# pattern kinds the spec writer can place on a single entity type's measurements (from the kinds' registry)
+PLACEABLE = tuple(k.name for k in all_kinds() if k.placeable)
 
 
 def _retrieve(memory, text: str, draft: dict) -> tuple[dict, str]:

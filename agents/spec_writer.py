@@ -8,10 +8,18 @@ is loaded as it is. Whatever comes out is validated by the spec model before it 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
+from pydantic import ValidationError
 
-from agents.lc_tools import validate_spec, write_spec
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.build_ops import validate_spec, write_spec
+from agents.context import BuildContext
+from agents.state import BuildState, decision
+from agents.structured import structured_call
+from knowledge.packs import load_pack
+from prompts.spec_writer import SPEC_WRITER, DomainInput, SpecAdvice
+from tools.describe.advice import apply_measurement_advice
+from tools.describe.llm_check import advice_problems
+from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
+from tools.spec.model import Spec
 
 STALE_AFTER_SPEC = ["data", "questions", "paraphrases"]
 
@@ -22,15 +30,13 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     log = []
     unplaced: list[str] = []
     if state.get("pack"):
-        from tools.spec import dump_spec, load_pack
-
         spec_yaml = dump_spec(load_pack(state["pack"]))
         log.append(decision("spec_writer", "spec_writer", f"spec = pack '{state['pack']}' as shipped"))
     elif state.get("inferred_yaml"):
         spec_yaml = state["inferred_yaml"]
         log.append(decision("spec_writer", "spec_writer", "spec = the one fitted from the sample files / DDL"))
     else:
-        res = write_spec.invoke({"draft": state["draft"], "seed": ctx.seed})
+        res = write_spec(state["draft"], seed=ctx.seed)
         spec_yaml = res["spec_yaml"]
         log += [decision("spec_writer", "spec_writer", d, "default where the description is silent"
                          if "default" in d else "from the description and the domain catalog")
@@ -40,7 +46,7 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         if ctx.model is not None:
             spec_yaml, entry = _llm_advice(ctx.model, state, spec_yaml)
             log.append(entry)
-    check = validate_spec.invoke({"spec_yaml": spec_yaml})
+    check = validate_spec(spec_yaml)
     if not check["ok"]:
         return {"error": f"the spec could not be made valid: {check['errors']}",
                 "decisions": log + [decision("spec_writer", "spec_writer", "spec invalid", check["errors"])]}
@@ -53,10 +59,6 @@ def spec_writer(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
 
 def _spec_problems(spec: dict) -> list[str]:
     """Validation errors of a spec dict, as sentences (empty when valid)."""
-    from pydantic import ValidationError
-
-    from tools.spec.model import Spec
-
     try:
         Spec.model_validate(spec)
     except ValidationError as exc:
@@ -67,13 +69,6 @@ def _spec_problems(spec: dict) -> list[str]:
 def _llm_advice(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:
     """Measurement levels, units and bounds from the LLM, validated (errors go back to the model);
     the composed spec is kept when the advice cannot be made valid."""
-    from agents.models import structured_call
-    from prompts.spec_writer import SPEC_WRITER, DomainInput, SpecAdvice
-    from tools.describe.advice import apply_measurement_advice
-    from tools.describe.llm_check import advice_problems
-    from tools.spec.io import dump_spec, parse_spec_text, spec_to_dict
-    from tools.spec.model import Spec
-
     spec = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
     e = spec["entities"][0]
     inp = DomainInput(description=state.get("request", ""), entity=e["name"],

@@ -13,6 +13,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import duckdb
+from langchain.agents import create_agent
+
+from tools.sqlsafe import quote_ident, quote_literal
+
 SYSTEM_PROMPT = """You are a data analyst answering questions about time-series telemetry with SQL.
 {schema}
 
@@ -34,7 +39,7 @@ class _Connections:
     def query(self, sql: str) -> tuple[list[str], list[tuple]]:
         c = self.context
         if c.backend == "postgres":
-            import psycopg
+            import psycopg  # only the postgres backend needs the driver
 
             con = getattr(self.local, "pg", None)
             if con is None:
@@ -45,19 +50,13 @@ class _Connections:
                 return cols, cur.fetchmany(MAX_ROWS + 1)
         con = getattr(self.local, "duck", None)
         if con is None:
-            import duckdb
-
             if c.backend == "duckdb":
                 con = duckdb.connect(c.db_path, read_only=True)
-                from tools.sqlsafe import quote_literal
-
                 # a big world's data.duckdb holds views over data/<table>/part-*.parquet beside it
                 con.execute(f"SET file_search_path = {quote_literal(os.path.dirname(os.path.abspath(c.db_path)))}")
             else:
                 con = duckdb.connect()
                 reader = "read_parquet" if c.backend == "parquet" else "read_csv_auto"
-                from tools.sqlsafe import quote_ident, quote_literal
-
                 for t in c.tables:
                     path = f"{c.data_dir}/{t}.{c.backend}"
                     if os.path.isdir(f"{c.data_dir}/{t}"):  # partitioned (--engine dask): the parts in order
@@ -95,8 +94,6 @@ def _run_sql_tool(conns: _Connections) -> Callable[[str], str]:
 def build_sql_agent(model: Any, *, recursion_limit: int = 16) -> Callable[[str, Any], dict]:
     """An agent-under-test ``(question, context) -> {"answer", "tokens"}`` driven by ``model`` (a
     LangChain chat model supporting ``bind_tools``); one compiled agent per data source."""
-    from langchain.agents import create_agent
-
     cache: dict[tuple, Any] = {}
     lock = threading.Lock()
 

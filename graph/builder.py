@@ -1,30 +1,23 @@
 """``build_graph``: the supervisor graph over the agents, and a module-level ``graph`` (compiled
 without a checkpointer) for ``langgraph.json``.
 
-Every specialist returns to the supervisor, which routes with ``Command(goto=...)``; ``review``
-pauses with ``interrupt()`` (a checkpointer is needed to resume it, e.g. ``SqliteSaver``).
+The nodes are the supervisor and the steps of ``agents.steps.STEPS``; every step returns to the
+supervisor, which routes with ``Command(goto=...)``; ``review`` pauses with ``interrupt()`` (a
+checkpointer is needed to resume it, e.g. ``SqliteSaver``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from langgraph.graph import START, StateGraph
 
-from agents.pattern_injector import pattern_injector
-from agents.query_synthesizer import query_synthesizer
-from agents.schema_inference import schema_inference
-from agents.spec_writer import spec_writer
+from agents.context import BuildContext
+from agents.state import BuildState
+from agents.steps import STEPS
 from agents.supervisor import supervisor
-from graph.context import BuildContext
-from graph.finish import finish
-from graph.paraphrase_node import paraphraser
-from graph.review import review
-from graph.state import BuildState
 
-SPECIALISTS = {"schema_inference": schema_inference, "spec_writer": spec_writer, "review": review,
-               "pattern_injector": pattern_injector, "query_synthesizer": query_synthesizer,
-               "paraphraser": paraphraser}
 RECURSION_LIMIT = 80  # supervisor + specialist supersteps; the supervisor's own cap stops sooner
 
 
@@ -42,18 +35,14 @@ def build_graph(models: Any = None, *, checkpointer: Any = None):
         return node
 
     g.add_node("supervisor", with_default_model(supervisor))
-    for name, fn in SPECIALISTS.items():
-        g.add_node(name, with_default_model(fn))
-        g.add_edge(name, "supervisor")
-    g.add_node("finish", finish)
+    for step in STEPS:  # every step returns to the supervisor
+        g.add_node(step.name, with_default_model(step.node))
+        g.add_edge(step.name, "supervisor")
     g.add_edge(START, "supervisor")
-    g.add_edge("finish", "supervisor")
     return g.compile(checkpointer=checkpointer)
 
 
 def _with_model(ctx: BuildContext, model: Any) -> BuildContext:
-    from dataclasses import replace
-
     return replace(ctx, model=model)
 
 

@@ -51,7 +51,7 @@ def _parse(text: str, bundle: Path, model: Any):
     spec = load_spec(bundle / SPEC)
     days = max(1, int(spec.horizon_seconds // 86400))
     if model is not None:
-        from agents.models import structured_call
+        from agents.structured import structured_call
         from prompts.chat import CHAT, ChatInput
         from tools.describe.refine import Refinement
 
@@ -65,7 +65,7 @@ def _parse(text: str, bundle: Path, model: Any):
 
 def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
     """Apply one request and report it."""
-    from graph.chat_ops import Change, run_refinement
+    from agents.chat_ops import Change, run_refinement
     from tools.describe.apply import RefineError
     from tools.spec import SpecError
 

@@ -41,12 +41,16 @@ _flag_type_hidden()
 
 
 def _caches_in_home() -> None:
-    """Third-party caches the commands cause (matplotlib's font list) go under $CHRONOEVAL_HOME/cache
-    unless the user placed them, so chronoeval writes nothing outside its home and the outputs."""
+    """The agents' LLM response cache goes to $CHRONOEVAL_CACHE_DIR / $CHRONOEVAL_HOME/cache/llm (read
+    at each call, so a changed environment is seen); third-party caches the commands cause
+    (matplotlib's font list) go under $CHRONOEVAL_HOME/cache unless the user placed them, so
+    chronoeval writes nothing outside its home and the outputs."""
     import os
 
-    from graph.paths import chronoeval_home
+    from agents.llm_cache import use_cache_dir
+    from graph.paths import chronoeval_home, llm_cache_dir
 
+    use_cache_dir(llm_cache_dir)
     os.environ.setdefault("MPLCONFIGDIR", str(chronoeval_home() / "cache" / "matplotlib"))
 
 

@@ -12,6 +12,7 @@ import json
 import sys
 import uuid
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -127,12 +128,11 @@ def build(
 
     with errors():
         cp = open_checkpointer(sessions_path(sessions))
-        from agents.lc_tools import set_progress
+        from agents.context import BuildContext
         from agents.models import get_chat_model
         from graph.builder import RECURSION_LIMIT, build_graph
         from graph.cli_verify import report_stale
         from graph.console import RichProgress
-        from graph.context import BuildContext
         from tools.bundle import output_lock
 
         graph = build_graph(checkpointer=cp)
@@ -176,11 +176,7 @@ def build(
             target = output or graph.get_state(config).values.get("out")
             with output_lock(Path(target)) if target else nullcontext() as lock, RichProgress() as progress:
                 report_stale(lock.stale_removed if lock else [])  # one writer of OUT at a time
-                set_progress(progress)
-                try:
-                    result = graph.invoke(inp, config, context=ctx)
-                finally:
-                    set_progress(None)
+                result = graph.invoke(inp, config, context=replace(ctx, progress=progress))
             if "__interrupt__" not in result:
                 break
             inp = None

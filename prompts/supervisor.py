@@ -1,14 +1,17 @@
-"""Prompt of the supervisor: the build's state → the next step (``Route``)."""
+"""Prompt of the supervisor: the build's state → the next step (``Route``).
+
+The steps are the build's (``agents.steps.STEPS``): ``supervisor_prompt`` makes the prompt and its
+``Route`` model from their names and what each does, so the list is kept once.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
 from prompts.base import Prompt
-
-STEPS = ("schema_inference", "spec_writer", "review", "pattern_injector", "query_synthesizer", "paraphraser", "finish")
 
 
 class BuildStatus(BaseModel):
@@ -24,25 +27,33 @@ class BuildStatus(BaseModel):
     stale: list[str] = []
 
 
-class Route(BaseModel):
+class RouteBase(BaseModel):
     """The next step and why (``args`` are optional hints for that step)."""
 
-    next: Literal["schema_inference", "spec_writer", "review", "pattern_injector", "query_synthesizer",
-                  "paraphraser", "finish"]
+    next: str
     reason: str
     args: dict[str, str] = {}
 
 
-SUPERVISOR = Prompt(
-    name="supervisor",
-    instruction="""You orchestrate the build of an eval benchmark. Steps, in their usual order:
-schema_inference (read the description into a draft), spec_writer (draft → validated spec),
-review (the user approves the spec), pattern_injector (generate data with incidents and check them),
-query_synthesizer (questions with computed answers), paraphraser (reword questions per persona),
-finish. Pick the next step whose prerequisites exist and whose output is missing or stale.""",
-    input_model=BuildStatus,
-    output_model=Route,
-    examples=[(BuildStatus(request="40 turbines ...", has_draft=True, has_spec=True, approved=True, bundle_ready=False,
-                           questions=0, paraphrased=False),
-               Route(next="pattern_injector", reason="the spec is approved and no data has been generated yet"))],
-)
+def route_model(names: Sequence[str]) -> type[RouteBase]:
+    """``Route``: ``RouteBase`` with ``next`` restricted to the step names."""
+    return create_model("Route", __base__=RouteBase, __doc__=RouteBase.__doc__,
+                        next=(Literal[tuple(names)], ...))
+
+
+def supervisor_prompt(steps: Sequence[tuple[str, str]]) -> Prompt:
+    """The supervisor's prompt over ``steps`` (name, what it does; in their usual order)."""
+    listed = [f"{name} ({does})" if does else name for name, does in steps]
+    lines = [", ".join(listed[i:i + 2]) for i in range(0, len(listed), 2)]
+    route = route_model([name for name, _ in steps])
+    return Prompt(
+        name="supervisor",
+        instruction="You orchestrate the build of an eval benchmark. Steps, in their usual order:\n"
+                    + ",\n".join(lines)
+                    + ". Pick the next step whose prerequisites exist and whose output is missing or stale.",
+        input_model=BuildStatus,
+        output_model=route,
+        examples=[(BuildStatus(request="40 turbines ...", has_draft=True, has_spec=True, approved=True,
+                               bundle_ready=False, questions=0, paraphrased=False),
+                   route(next="pattern_injector", reason="the spec is approved and no data has been generated yet"))],
+    )

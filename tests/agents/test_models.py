@@ -1,21 +1,21 @@
-"""agents.models: model resolution, structured calls (validate, retry, fall back), the on-disk cache
-and usage accounting; over real HTTP with the scripted server and with the fake chat model."""
+"""agents.models / agents.structured / agents.llm_cache: model resolution, structured calls
+(validate, retry, fall back), the on-disk cache and usage accounting; over real HTTP with the scripted server and with the fake chat model."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import BaseModel, Field
 
+from agents.llm_cache import cache_key
 from agents.models import (
     LLMConfigError,
-    cache_key,
     get_chat_model,
     offline_reason,
     reset_offline,
     reset_usage,
-    structured_call,
     usage,
 )
+from agents.structured import structured_call
 from tests.agents.fake_chat import FakeChatModel
 from tests.llm_server import ToolCall
 

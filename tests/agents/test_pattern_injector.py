@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from agents.context import BuildContext
 from agents.pattern_injector import pattern_injector
-from graph.context import BuildContext
 from tools.spec import dump_spec, parse_spec_text
 
 SPEC = """

@@ -2,10 +2,9 @@
 
 from pathlib import Path
 
-from agents.models import cache_dir
 from graph.cli_build import sessions_path
 from graph.cli_memory import default_memory_dir
-from graph.paths import chronoeval_home
+from graph.paths import chronoeval_home, llm_cache_dir
 
 
 def test_home_holds_memory_cache_and_sessions(monkeypatch, tmp_path):
@@ -13,7 +12,7 @@ def test_home_holds_memory_cache_and_sessions(monkeypatch, tmp_path):
     monkeypatch.delenv("CHRONOEVAL_MEMORY_DIR")
     monkeypatch.delenv("CHRONOEVAL_CACHE_DIR")
     assert default_memory_dir() == tmp_path / "h" / "memory"
-    assert cache_dir() == tmp_path / "h" / "cache" / "llm"
+    assert llm_cache_dir() == tmp_path / "h" / "cache" / "llm"
     assert sessions_path() == tmp_path / "h" / "sessions.sqlite"
 
 
@@ -22,7 +21,7 @@ def test_each_part_can_be_moved_alone(monkeypatch, tmp_path):
     monkeypatch.setenv("CHRONOEVAL_MEMORY_DIR", str(tmp_path / "m"))
     monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path / "c"))
     assert default_memory_dir() == tmp_path / "m"
-    assert cache_dir() == tmp_path / "c"
+    assert llm_cache_dir() == tmp_path / "c"
     assert sessions_path(tmp_path / "s.sqlite") == tmp_path / "s.sqlite"
 
 
@@ -31,7 +30,7 @@ def test_default_home_is_the_users_data_directory(monkeypatch, tmp_path):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert chronoeval_home() == Path(tmp_path) / ".local" / "share" / "chronoeval"
-    assert cache_dir() == tmp_path / ".local" / "share" / "chronoeval" / "cache" / "llm"
+    assert llm_cache_dir() == tmp_path / ".local" / "share" / "chronoeval" / "cache" / "llm"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_memory_dir() == tmp_path / "xdg" / "chronoeval" / "memory"
     monkeypatch.setenv("CHRONOEVAL_HOME", "   ")  # blank: ignored

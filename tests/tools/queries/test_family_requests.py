@@ -27,7 +27,7 @@ def test_chat_requests_name_the_families(text, op, kind, topic):
 
 
 def test_dropping_a_family_in_chat_removes_its_questions(pack_suites, tmp_path):
-    from graph.chat_ops import drop_questions, more_questions
+    from agents.chat_ops import drop_questions, more_questions
     from tools.describe.apply import RefineError
     from tools.queries.refresh import read_qa, write_qa
 

@@ -14,10 +14,16 @@ Each returns a ``Change``: what was done and what changed (data files, questions
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from agents.paraphraser import paraphrase_bundle
+from knowledge.personas import load_personas
+from tools.bundle.atomic import atomic_write_text
 from tools.bundle.files import (
     DATA_DB,
     DATA_DIR,
@@ -30,6 +36,9 @@ from tools.bundle.files import (
     REPORT,
     SPEC,
 )
+from tools.bundle.manifest import refresh_manifest
+from tools.checks import check_bundle
+from tools.common.durations import parse_duration
 from tools.describe.apply import (
     DATA,
     RefineError,
@@ -40,7 +49,13 @@ from tools.describe.apply import (
     resize,
 )
 from tools.describe.refine import HELP, Refinement
+from tools.generate import generate_bundle
+from tools.paraphrase.personas import Persona, personas_for
 from tools.queries.refresh import about_topic, add_questions, read_qa, refresh_answers, write_qa
+from tools.queries.report import write_questions_report
+from tools.queries.suite import Suite, build_suite
+from tools.spec.io import dump_spec, load_spec, parse_spec_text, spec_to_dict
+from tools.spec.model import Spec
 
 
 @dataclass
@@ -62,18 +77,11 @@ class Change:
 
 
 def _spec(bundle: Path) -> dict[str, Any]:
-    from tools.spec.io import load_spec, spec_to_dict
-
     return spec_to_dict(load_spec(bundle / SPEC))
 
 
 def spec_text(spec: dict[str, Any]) -> str:
     """The dict form back to validated spec YAML (a change that breaks the spec is a RefineError)."""
-    from pydantic import ValidationError
-
-    from tools.spec.io import dump_spec
-    from tools.spec.model import Spec
-
     try:
         return dump_spec(Spec.model_validate(spec))
     except ValidationError as exc:
@@ -81,8 +89,6 @@ def spec_text(spec: dict[str, Any]) -> str:
 
 
 def _days(spec: dict) -> int:
-    from tools.spec.durations import parse_duration
-
     return max(1, int(parse_duration(spec.get("horizon", "7d")) // 86400))
 
 
@@ -93,10 +99,6 @@ def data_hashes(bundle: Path) -> dict[str, str]:
 
 
 def _write_report(bundle: Path, records: list[dict]) -> None:
-    from tools.bundle.manifest import refresh_manifest
-    from tools.queries.report import write_questions_report
-    from tools.queries.suite import Suite
-
     canon = [r for r in records if not r.get("variant_of")]
     fams: dict[str, int] = {}
     for r in canon:
@@ -108,10 +110,6 @@ def _write_report(bundle: Path, records: list[dict]) -> None:
 def _regenerate(bundle: Path, spec: dict, seed: int | None = None) -> list[str]:
     """Regenerate the bundle from ``spec`` (keeping nothing but what is rebuilt); failing incident
     checks (names) are returned and nothing is replaced when there are any."""
-    from tools.checks import check_bundle
-    from tools.generate import generate_bundle
-    from tools.spec.io import parse_spec_text
-
     parsed = parse_spec_text(spec_text(spec), "spec.yaml")
     failed: list[str] = []
 
@@ -166,11 +164,6 @@ def paraphrase_new(bundle: Path, before: list[dict], new_ids: list[str], model: 
             per_q[x["variant_of"]] = per_q.get(x["variant_of"], 0) + 1
     if not per_q:
         return "the suite had no paraphrases, so the new questions got none (`chronoeval paraphrase` adds them)"
-    from collections import Counter
-
-    from agents.paraphraser import paraphrase_bundle
-    from tools.paraphrase.personas import load_personas, personas_for
-
     k = Counter(per_q.values()).most_common(1)[0][0]
     used = {x.get("persona") for x in before if x.get("variant_of")}
     domain = json.loads((bundle / MANIFEST).read_text()).get("spec")
@@ -198,8 +191,6 @@ def _order(record: dict) -> tuple:
 
 def resize_world(bundle: Path, r: Refinement) -> Change:
     """New count / cadence / horizon: regenerate everything, synthesize a new suite."""
-    from tools.queries.suite import build_suite
-
     spec = _spec(bundle)
     what = resize(spec, r)
     before = [x["id"] for x in read_qa(bundle) if not x.get("variant_of")]
@@ -211,10 +202,6 @@ def resize_world(bundle: Path, r: Refinement) -> Change:
 
 def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
     """Add a persona to spec.yaml and a variant in its voice to every canonical question."""
-    from agents.paraphraser import paraphrase_bundle
-    from tools.bundle.atomic import atomic_write_text
-    from tools.paraphrase.personas import Persona
-
     if not r.topic:
         raise RefineError("say who the persona is, e.g. 'add a persona: a NOC engineer who writes terse questions'")
     persona = Persona.model_validate(persona_from_text(r.topic))

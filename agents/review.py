@@ -6,16 +6,15 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.context import BuildContext
+from agents.state import BuildState, decision
+from tools.spec import parse_spec_text
 
 APPROVALS = {"", "ok", "okay", "yes", "y", "approve", "approved", "lgtm", "go", "continue", "looks good"}
 
 
 def spec_summary(spec_yaml: str) -> dict:
     """A JSON summary of a spec for review: what a domain expert checks before data is generated."""
-    from tools.spec import parse_spec_text
-
     spec = parse_spec_text(spec_yaml, "spec.yaml")
     ents = []
     for e in spec.entities:

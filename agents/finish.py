@@ -7,9 +7,12 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
-from graph.context import BuildContext
-from graph.state import BuildState, decision
+from agents.context import BuildContext
+from agents.state import BuildState, decision
+from knowledge.documents import ExperienceNote
+from tools.bundle.atomic import upsert_section
 from tools.bundle.files import MANIFEST, REPORT
+from tools.bundle.manifest import refresh_manifest
 
 BEGIN, END = "<!-- chronoeval:build:begin -->", "<!-- chronoeval:build:end -->"
 
@@ -49,8 +52,6 @@ def _notes(state: BuildState) -> list[str]:
 
 def finish(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     """Write the report section and notes; mark the build finished."""
-    from tools.bundle.atomic import upsert_section
-
     ctx = runtime.context
     out = Path(state["out"])
     log = [decision("finish", "supervisor", "build finished" if not state.get("error") else "build stopped",
@@ -58,12 +59,8 @@ def finish(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     if (out / MANIFEST).is_file():
         upsert_section(out / REPORT, decision_section({**state, "decisions": state.get("decisions", []) + log}),
                        BEGIN, END)
-        from tools.bundle.manifest import refresh_manifest
-
         refresh_manifest(out, [REPORT])
     if ctx.memory is not None:
-        from knowledge.documents import ExperienceNote
-
         for text in _notes(state):
             kind = "user_preference" if text.startswith("user preference") else "generation_lesson"
             try:

@@ -30,6 +30,6 @@ class BuildContext:
     build depends only on its inputs, seed and the packaged knowledge; when on, the notes used are
     recorded (ids and digest) in the decision log and manifest.json."""
     progress: Any = None
-    """A progress sink for generation (``graph.console.RichProgress``), or None."""
+    """A progress sink for generation (e.g. the CLI's ``RichProgress``), or None."""
     on_step: Any = field(default=None, repr=False)
     """Called with each decision-log entry as it is made (for the CLI), or None."""
