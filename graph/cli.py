@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -171,6 +172,19 @@ def generate(
         from tools.checks import check_bundle
         from tools.generate import generate_bundle
 
+        url = re.sub(r"^([a-z][a-z0-9+.-]*):/(?!/)", r"\1://", str(output))  # Path folds "s3://" to "s3:/"
+        from tools.generate.remote import is_url
+
+        if is_url(url):  # an object store: parts written by the workers; check the fetched copy
+            if engine != "dask":
+                raise typer.BadParameter(f"-o {url}: an object-store output needs --engine dask")
+            from tools.generate.remote import generate_to_url
+
+            with RichProgress() as progress:
+                summary = generate_to_url(spec, url, seed=seed, scale=scale, force=force, progress=progress,
+                                          with_baseline=with_baseline, scheduler=scheduler)
+            print_summary(summary)
+            return
         found: list = []
         with RichProgress() as progress:
             summary = generate_bundle(spec, output, seed=seed, scale=scale, force=force, progress=progress,
