@@ -231,7 +231,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         noise=noise, spikes=nf.spikes, states=states, attribute_effects=effects, bounds=(lo, hi), integer=integer and not poisson,
         decimals=digits)
     ar = f" phi={[round(x, 2) for x in nf.phi]} (order by BIC) from {nf.n_series} series" if nf.phi else ""
-    parts = [f"level {_sig(base, 4)}", f"noise {noise.kind}{ar}"]
+    parts = [f"level {_sig(base, 4)}", f"noise {noise.kind}{ar}" + (f": {nf.note}" if nf.note else "")]
     if nf.spikes:
         spell = f", episodes of {nf.spikes.length:g} rows" if nf.spikes.length > 1 else ""
         parts.append(f"spikes: {nf.tail_share:.2%} of residuals beyond 4 sigma; mixture rate {nf.spikes.rate:.3g}, "

@@ -13,6 +13,7 @@ import numpy as np
 from scipy.stats import norm
 
 from tools.infer.fit_dist import _sig
+from tools.infer.fit_tails import student_t
 from tools.spec.measurement import ArNoise, IidNoise, NoiseLink, NoNoise, PoissonNoise, Spikes
 
 AR_SERIES = 8
@@ -26,6 +27,7 @@ CAP_SHARE = 0.002          # a point mass this large at the max (min) is a cap (
 MIN_EPISODES = 5           # sustained excursions seen before they are modelled as episodes
 ISOLATED_MIN = 0.6         # share of far rows with no far neighbour before they are spikes
 LINK_MIN = 0.3             # |correlation| of two measurements' noise before it is modelled
+HEAVY_MIN = 3 * GAUSS_TAIL  # share beyond 4 sigma before Student-t noise is considered
 PHI_MIN = 0.05             # |lag-1 coefficient| below this is white noise
 
 
@@ -38,6 +40,7 @@ class NoiseFit:
     phi: list[float]
     n_series: int
     tail_share: float
+    note: str = ""
 
 
 def median(x: np.ndarray) -> float:
@@ -212,6 +215,10 @@ def fit_noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bo
     ar_in = resid if within is None else within
     phi, n_ar = fit_ar(ar_in, series, robust_sd(ar_in) or sd) if periodic else ([], 0)
     if not phi:
+        heavy = student_t(resid, spikes, sd) if share >= HEAVY_MIN and (spikes is None or spikes.length <= 1) else None
+        if heavy:  # heavy tails everywhere, not rare spikes on a Gaussian core
+            df, scale, note = heavy
+            return NoiseFit(IidNoise(kind="iid", sigma=_sig(scale, 4), df=round(df, 2)), None, [], n_ar, share, note)
         return NoiseFit(IidNoise(kind="iid", sigma=_sig(sd, 4)), spikes, [], n_ar, share)
     phi = [round(p, 3) for p in _stationary(phi)]
     sigma = sd / math.sqrt(ar_variance(phi))

@@ -1,0 +1,59 @@
+"""Heavy-tailed noise chosen by likelihood: Student-t (``noise.df``) against the Gaussian and against the
+spike mixture, by AIC on (a seeded sample of) the residuals. Spikes are rare excursions on top of a
+Gaussian core; Student-t noise is heavy tails everywhere (a core that is peaked, shoulders that are wide):
+the data say which, and t is kept only where it explains them clearly better."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from scipy import stats
+
+LIKELIHOOD_ROWS = 20_000  # residuals the models are compared on
+MAX_DF = 30.0             # beyond this the t is a Gaussian for every purpose
+MIN_DF = 2.1              # the spec needs df > 2 (a finite variance)
+AIC_MARGIN = 10.0         # t must beat the best other model by this much
+
+
+def _mixture_loglik(x: np.ndarray, s0: float, rate: float, scale: float, direction: str) -> float:
+    """Log-likelihood of Gaussian noise ``s0`` plus, with probability ``rate``, ``scale * z`` (|z| for one
+    direction), as the spikes are generated."""
+    s1 = math.sqrt(s0 * s0 + scale * scale)
+    core = stats.norm.pdf(x, 0.0, s0)
+    if direction == "both":
+        spike = stats.norm.pdf(x, 0.0, s1)
+    else:  # N(0, s0) + |z| scale (or minus): the skew-normal with that shape
+        a = (scale / s0) * (1 if direction == "up" else -1)
+        spike = stats.skewnorm.pdf(x, a, 0.0, s1)
+    return float(np.sum(np.log((1 - rate) * core + rate * spike + 1e-300)))
+
+
+def student_t(resid: np.ndarray, spikes, s0: float, seed: int = 0) -> tuple[float, float, str] | None:
+    """``(df, scale, note)`` when Student-t noise explains the residuals better (AIC, by AIC_MARGIN) than
+    the Gaussian and than the spike mixture ``spikes`` (with core sd ``s0``); None otherwise."""
+    x = resid[np.isfinite(resid)]
+    if x.size < 200:
+        return None
+    rng = np.random.default_rng(seed)
+    if x.size > LIKELIHOOD_ROWS:
+        x = rng.choice(x, LIKELIHOOD_ROWS, replace=False)
+    x = x - np.median(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df, _, scale = stats.t.fit(x, floc=0.0)
+    if not np.isfinite(df) or df > MAX_DF or scale <= 0:
+        return None
+    df = max(float(df), MIN_DF)
+    aic_t = 4 - 2 * float(np.sum(stats.t.logpdf(x, df, 0.0, scale)))
+    aic_n = 2 - 2 * float(np.sum(stats.norm.logpdf(x, 0.0, math.sqrt(float(np.mean(x * x))))))
+    aic_m = math.inf
+    if spikes is not None and spikes.length <= 1:
+        aic_m = 6 - 2 * _mixture_loglik(x, s0, spikes.rate, spikes.scale, spikes.direction)
+    best_other = min(aic_n, aic_m)
+    if aic_t > best_other - AIC_MARGIN:
+        return None
+    note = f"Student-t df {df:.3g} (AIC {aic_t:.0f} vs Gaussian {aic_n:.0f}" + (
+        f", spike mixture {aic_m:.0f})" if math.isfinite(aic_m) else ")")
+    return df, float(scale), note
