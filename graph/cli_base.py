@@ -41,17 +41,23 @@ _flag_type_hidden()
 
 
 def _caches_in_home() -> None:
-    """The agents' LLM response cache goes to $CHRONOEVAL_CACHE_DIR / $CHRONOEVAL_HOME/cache/llm (read
-    at each call, so a changed environment is seen); third-party caches the commands cause
-    (matplotlib's font list) go under $CHRONOEVAL_HOME/cache unless the user placed them, so
-    chronoeval writes nothing outside its home and the outputs."""
+    """Third-party caches the commands cause (matplotlib's font list) go under $CHRONOEVAL_HOME/cache
+    unless the user placed them, so chronoeval writes nothing outside its home and the outputs."""
     import os
 
+    from graph.paths import chronoeval_home
+
+    os.environ.setdefault("MPLCONFIGDIR", str(chronoeval_home() / "cache" / "matplotlib"))
+
+
+def _llm_cache_in_home() -> None:
+    """The agents' LLM response cache goes to $CHRONOEVAL_CACHE_DIR / $CHRONOEVAL_HOME/cache/llm (read
+    at each call, so a changed environment is seen). Done when a command starts (``errors``), not
+    at import, so ``--help`` loads no agent module."""
     from agents.llm_cache import use_cache_dir
-    from graph.paths import chronoeval_home, llm_cache_dir
+    from graph.paths import llm_cache_dir
 
     use_cache_dir(llm_cache_dir)
-    os.environ.setdefault("MPLCONFIGDIR", str(chronoeval_home() / "cache" / "matplotlib"))
 
 
 _caches_in_home()
@@ -121,8 +127,10 @@ def _fail(exc: BaseException, code: int) -> NoReturn:
 
 @contextmanager
 def errors() -> Iterator[None]:
-    """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error)."""
+    """Turn exceptions into the CLI's error contract (exit 2 user error, exit 1 internal error). Every
+    command body runs inside it, so it also points the agents' LLM cache at the home first."""
     try:
+        _llm_cache_in_home()
         yield
     except (click.exceptions.Exit, typer.Exit, click.ClickException, click.exceptions.Abort,
             typer.Abort, typer.TyperException):  # typer ships its own click: both families pass through

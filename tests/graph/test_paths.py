@@ -35,3 +35,16 @@ def test_default_home_is_the_users_data_directory(monkeypatch, tmp_path):
     assert default_memory_dir() == tmp_path / "xdg" / "chronoeval" / "memory"
     monkeypatch.setenv("CHRONOEVAL_HOME", "   ")  # blank: ignored
     assert chronoeval_home() == tmp_path / "xdg" / "chronoeval"
+
+
+def test_a_command_points_the_agents_llm_cache_at_the_home(monkeypatch, tmp_path):
+    from agents.llm_cache import cache_dir, use_cache_dir
+    from graph.cli_base import errors
+
+    use_cache_dir(None)  # agents alone cache nowhere: the application says where
+    assert cache_dir() is None
+    monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path / "c"))
+    with errors():
+        assert cache_dir() == tmp_path / "c"
+    monkeypatch.setenv("CHRONOEVAL_CACHE_DIR", str(tmp_path / "c2"))  # read at each call
+    assert cache_dir() == tmp_path / "c2"
