@@ -37,13 +37,46 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def stream_pass(bundle: Path) -> dict:
+    """The pandas reference alone on the biggest table, whole-table queries: one merged template
+    (event_count: one part in memory at a time) and one selection template (attribute_mean over one
+    day: the part plus the selected values); peak RSS of this process after each, and one part's size."""
+    import pyarrow.parquet as pq
+
+    from tools.bundle.layout import table_files
+    from tools.queries.catalog import build_catalog
+    from tools.queries.reference.frames import Frames
+    from tools.queries.registry import load_templates
+    from tools.queries.spec import QuerySpec, Window
+    from tools.queries.stream import StreamExecutor
+    from tools.spec.io import load_spec
+
+    cat = build_catalog(load_spec(bundle / "spec.yaml"))
+    t = max(cat.tables.values(), key=lambda v: len(table_files(bundle, v.name)))
+    parts = table_files(bundle, t.name)
+    key = next(f.name for f in pq.read_schema(parts[0]) if str(f.type) == "double")
+    templates, ex, out = load_templates(), StreamExecutor(bundle), {"table": t.name, "parts": len(parts)}
+    out["part_rows"] = pq.ParquetFile(parts[0]).metadata.num_rows
+    base = dict(table=t.name, entity=t.entity, time=t.time)
+    day = Window(start=t.start.isoformat().replace("+00:00", "Z"),
+                 end=(t.start + (t.end - t.start) / 7).isoformat().replace("+00:00", "Z"))
+    for name, q in (("event_count", QuerySpec(template="event_count", **base)),
+                    ("attribute_mean", QuerySpec(template="attribute_mean", window=day, params={"key": key}, **base))):
+        s = time.perf_counter()
+        answer = ex.run(templates[name], q, Frames(bundle))
+        out[name] = {"answer": answer, "seconds": round(time.perf_counter() - s, 1), "peak_rss_mb": round(_rss_mb())}
+    return out
+
+
 def child(phase: str, bundle: str, memory_limit: str) -> None:
     """One phase in a fresh process: prints one JSON line with its figures."""
     from tools.bundle.layout import set_memory_limit
 
     set_memory_limit(memory_limit)
     t = time.perf_counter()
-    if phase == "check":
+    if phase == "stream":
+        out = stream_pass(Path(bundle))
+    elif phase == "check":
         from tools.checks import check_bundle
 
         checks = check_bundle(Path(bundle))
@@ -80,7 +113,8 @@ def main() -> None:
     ap.add_argument("--skip-check", action="store_true", help="Reusing a checked bundle: only run queries.")
     ap.add_argument("--skip-queries", action="store_true")
     ap.add_argument("--json", type=Path, help="Also write the figures here.")
-    ap.add_argument("--child", choices=["check", "queries"], help=argparse.SUPPRESS)
+    ap.add_argument("--child", choices=["check", "queries", "stream"], help=argparse.SUPPRESS)
+    ap.add_argument("--stream", action="store_true", help="Also time the pandas reference alone on parts.")
     args = ap.parse_args()
     if args.child:
         return child(args.child, str(args.keep), args.memory_limit)
@@ -117,6 +151,9 @@ def main() -> None:
         if not args.skip_check:
             fig["check"] = run_child("check", out, args.memory_limit)
             print(f"check: {fig['check']}", flush=True)
+        if args.stream:
+            fig["stream"] = run_child("stream", out, args.memory_limit)
+            print(f"stream: {fig['stream']}", flush=True)
         if not args.skip_queries:
             fig["queries"] = run_child("queries", out, args.memory_limit)
             print(f"queries: {fig['queries']}", flush=True)
