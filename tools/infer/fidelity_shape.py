@@ -52,7 +52,10 @@ def lag1(values: np.ndarray, ent: np.ndarray) -> float:
 def lag1_se(values: np.ndarray, ent: np.ndarray, seed: int = 0, draws: int = 200) -> float:
     """Standard error of the pooled lag-1 by resampling entities (a few entities with long excursions
     make it uncertain: the data cannot tell it more precisely than this)."""
-    num, den = _lag1_parts(values, ent)
+    return _se(*_lag1_parts(values, ent), seed, draws)
+
+
+def _se(num: np.ndarray, den: np.ndarray, seed: int = 0, draws: int = 200) -> float:
     keep = den > 0
     num, den = num[keep], den[keep]
     if num.size < 2:
@@ -109,11 +112,12 @@ def measurement_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[s
         out.append(FidelityRow(p.name, c.name, "tail share beyond 4 sigma (rel.)", value,
                                round(float(max(TAIL_REL, floor)), 3), f"{ta:.3%} vs {tb:.3%} ({runs} excursions)"))
         if p.emission == "periodic":
-            la, lb = lag1(a, eo), lag1(b, eg)
+            (na, da), (nb, db) = _lag1_parts(a, eo), _lag1_parts(b, eg)
+            la, lb = float(na.sum() / da.sum()) if da.sum() > 0 else 0.0, float(nb.sum() / db.sum()) if db.sum() > 0 else 0.0
             # the threshold stays 0.05; the standard error of the sample's own lag-1 (entity bootstrap) is
             # shown: a few entities with long excursions make it larger than the threshold
             out.append(FidelityRow(p.name, c.name, "lag-1 autocorrelation (abs. diff)", abs(lb - la), ACF_ABS,
-                                   f"{la:.3f} vs {lb:.3f} (sample se {lag1_se(a, eo):.3f})"))
+                                   f"{la:.3f} vs {lb:.3f} (sample se {_se(na, da):.3f})"))
         sa, sb = entity_spread(a, eo), entity_spread(b, eg)
         n = int(eo.max(initial=0)) + 1
         if n >= 3 and sa > 0:

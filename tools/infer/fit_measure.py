@@ -281,9 +281,7 @@ def _without_common(resid: np.ndarray, codes: np.ndarray, series: np.ndarray) ->
     if np.count_nonzero(np.bincount(series)) < MIN_COMMON:
         return resid
     n = np.bincount(codes)
-    mean = np.bincount(codes, weights=resid) / np.maximum(n, 1)
-    k = n[codes]
-    shared = k >= MIN_COMMON
-    out = resid.copy()
-    out[shared] = (resid[shared] - mean[codes][shared]) * np.sqrt(k[shared] / (k[shared] - 1))
-    return out
+    shared = n >= MIN_COMMON
+    mean = np.where(shared, np.bincount(codes, weights=resid) / np.maximum(n, 1), 0.0)
+    factor = np.where(shared, np.sqrt(n / np.maximum(n - 1, 1)), 1.0)
+    return (resid - mean[codes]) * factor[codes]  # per distinct time, then one gather per row

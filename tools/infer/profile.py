@@ -151,10 +151,9 @@ def _find_keys(table: Table) -> tuple[list[str], list[str]]:
                 f"'{table.name}_id')"]
 
 
-def _changes(values: pd.Series, same: np.ndarray) -> np.ndarray:
+def _changes(k: np.ndarray, same: np.ndarray) -> np.ndarray:
     """Rows (after the first of each entity) whose value differs from the previous row's (missing equals
-    missing): compared as factorised codes, not as Python objects."""
-    k = pd.factorize(values)[0]
+    missing), from the column's factorised codes."""
     return np.r_[False, k[1:] != k[:-1]] & same
 
 
@@ -196,14 +195,15 @@ def profile_table(table: Table) -> Profile:
     prof.__dict__["sorted_frame"] = sf  # seed the cached property: the sort is the costly part
     for c in f.columns:
         s = sf[c]
-        miss, distinct = float(s.isna().mean()), int(s.nunique())
+        vcodes = pd.factorize(s)[0]  # one pass: missing share, distinct values and row-to-row changes
+        miss, distinct = float(np.mean(vcodes < 0)), int(vcodes.max(initial=-1)) + 1
         if c == time:
             prof.columns[c] = ColumnRole(c, "time", ", ".join(table.time.zones), miss, distinct, table.time.fmt)
         elif c in keys:
             prof.columns[c] = ColumnRole(c, "key", "composite" if len(keys) > 1 else "id", miss, distinct)
-        elif s.isna().all():
+        elif distinct == 0:
             prof.columns[c] = ColumnRole(c, "skipped", "empty", miss, 0, "no values")
-        elif time is None or not _changes(s, same).any():
+        elif time is None or not _changes(vcodes, same).any():
             prof.columns[c] = _static_role(s, c, miss, distinct, entities)
         else:
             prof.columns[c] = _dynamic_role(s, c, miss, distinct, same, len(sf))
