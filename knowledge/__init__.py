@@ -1,7 +1,8 @@
-"""chronoeval knowledge package: the built-in domain packs and the RAG memory.
+"""chronoeval knowledge package: the files knowledge owns (domain packs, personas, the domain
+catalog, retrieval docs) and the RAG memory.
 
-``from knowledge import Memory, ExperienceNote`` — see knowledge/memory.py. Names are imported
-lazily so that importing the package (e.g. for its pack files) stays cheap.
+``from knowledge import load_pack, load_personas, Memory, ExperienceNote`` — packs.py, personas.py,
+catalog/, memory.py. Names are imported lazily so that importing the package stays cheap.
 """
 
 from importlib import import_module
@@ -12,6 +13,8 @@ _EXPORTS = {
     "DOC_KINDS": "kinds",
     "Embedder": "embed", "EmbedderError": "embed", "HashEmbedder": "embed",
     "SentenceTransformerEmbedder": "embed", "embedder_from_name": "embed",
+    "list_packs": "packs", "load_pack": "packs", "pack_path": "packs", "resolve_spec": "packs",
+    "load_personas": "personas",
 }
 
 __all__ = sorted(_EXPORTS)

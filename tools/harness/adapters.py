@@ -7,7 +7,8 @@ the schema in a system prompt), ``cmd:"..."`` (question on stdin, answer on stdo
 ``CHRONOEVAL_*`` environment variables) and, in-process, any LangChain Runnable or callable (the
 built-in reference agents, programmatic use). Agents-under-test run in their working directory
 with the environment they are given (``sandbox.agent_environment``): no evaluator secret unless
-passed on purpose. A total deadline and a reply cap hold for every answer.
+passed on purpose. A total deadline and a reply cap hold for every answer. The ``KIND:`` prefixes
+are the registry in ``tools.harness.agent_kinds`` (one entry and one module per adapter).
 """
 
 from __future__ import annotations
