@@ -38,11 +38,20 @@ def _run(args: list[str], env: dict[str, str]) -> None:
         raise SystemExit(f"chronoeval {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
 
 
+def _digest(path: Path, work: Path) -> str:
+    data = path.read_bytes().replace(str(work).encode(), b"<work>")  # reports name the bundle's path
+    if path.name == "manifest.json":  # it records data.duckdb's sha256, and DuckDB files are not byte-stable
+        manifest = json.loads(data)
+        manifest.get("files", {}).pop("data.duckdb", None)
+        data = json.dumps(manifest, sort_keys=True).encode()
+    return hashlib.sha256(data).hexdigest()
+
+
 def _hash_tree(root: Path, label: str, out: dict[str, str]) -> None:
+    work = root.parent
     for path in sorted(root.rglob("*")):
         if path.is_file() and path.name not in VOLATILE and "__pycache__" not in path.parts:
-            rel = path.relative_to(root).as_posix()
-            out[f"{label}/{rel}"] = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[f"{label}/{path.relative_to(root).as_posix()}"] = _digest(path, work)
 
 
 def fingerprint(work: Path) -> dict[str, str]:
@@ -66,7 +75,7 @@ def fingerprint(work: Path) -> dict[str, str]:
             spec, report = work / f"{label}.yaml", work / f"{label}.md"
             _run(["infer", *(str(ref / n) for n in names), "-o", str(spec), "--report", str(report)], env)
             for path in (spec, report):
-                hashes[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+                hashes[path.name] = _digest(path, work)
     return hashes
 
 
