@@ -63,10 +63,11 @@ def _design(t: np.ndarray, start: float, state: np.ndarray | None, base_state: i
     if trend:
         cols.append((t - start) / DAY)
         names.append("trend")
-    if seasonal:
+    if seasonal:  # per distinct time, then gathered: rows share a few hundred timestamps
+        codes, times = pd.factorize(t)
+        w0 = 2 * np.pi * (np.asarray(times, dtype=float) - MONDAY)
         for period, tag in seasonal:
-            w = 2 * np.pi / period * (t - MONDAY)
-            cols += [np.cos(w), np.sin(w)]
+            cols += [np.cos(w0 / period)[codes], np.sin(w0 / period)[codes]]
             names += [f"cos{tag}", f"sin{tag}"]
     if state is not None:
         for s in range(n_states):
