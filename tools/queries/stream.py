@@ -111,6 +111,21 @@ def how(template: str, naive: bool = False) -> str:
     return "merged" if key in MERGED else "selection" if key in SELECTION else "columns"
 
 
+def concat_parts(rows: list[pd.DataFrame]) -> pd.DataFrame:
+    """The parts' rows one after the other; a text column stays a ``category`` (its categories the
+    union of the parts'), never a column of Python strings (pd.concat's result for differing categories)."""
+    from pandas.api.types import union_categoricals
+
+    out = {}
+    for c in rows[0].columns:
+        cols = [r[c] for r in rows]
+        if all(isinstance(x.dtype, pd.CategoricalDtype) for x in cols):
+            out[c] = pd.Series(union_categoricals(cols, ignore_order=True), name=c)
+        else:
+            out[c] = pd.concat(cols, ignore_index=True)
+    return categorize(pd.DataFrame(out))
+
+
 class StreamExecutor:
     """Runs reference answers and naive readings on one bundle (one per synthesis context)."""
 
@@ -146,7 +161,7 @@ class StreamExecutor:
         """Frames whose ``q.table`` is the concatenation of every part's selected rows (needed columns)."""
         cols = needed_columns(self.bundle, q)
         rows = [selected_rows(f, q)[cols] for f in self._parts(q)]
-        merged = categorize(pd.concat(rows, ignore_index=True)) if rows else pd.DataFrame(columns=cols)
+        merged = concat_parts(rows) if rows else pd.DataFrame(columns=cols)
         return SliceFrames(self.bundle, frames={q.table: merged})
 
     def _on_columns(self, fn: Callable[[Frames, QuerySpec], Any], q: QuerySpec) -> Any:
