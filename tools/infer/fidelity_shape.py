@@ -9,7 +9,7 @@ import pandas as pd
 from scipy.stats import f as f_dist
 
 from tools.infer.fidelity import FidelityRow, ks, sampling_floor
-from tools.infer.fit_noise import far_rows
+from tools.infer.fit_noise import far_rows, group_median
 from tools.infer.profile import Profile, seconds
 from tools.infer.rowcodes import label_codes, ordered, state_codes
 
@@ -72,7 +72,7 @@ def within_tail_share(values: np.ndarray, ent: np.ndarray, runs: bool = False):
     x, e = values[ok], ent[ok]
     if x.size == 0:
         return (0.0, 0) if runs else 0.0
-    med = pd.Series(x).groupby(e).median()
+    med = group_median(x, e)
     per = np.zeros(int(e.max()) + 1)
     per[med.index.to_numpy()] = med.to_numpy()
     d = x - per[e]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from tools.common.durations import format_duration
 from tools.infer.fit_dist import _sig, decimals_of
-from tools.infer.fit_noise import caps, fit_noise, median
+from tools.infer.fit_noise import caps, fit_noise, group_median, median
 from tools.spec.distributions import Normal
 from tools.spec.entity import Attribute
 from tools.spec.measurement import (
@@ -168,7 +168,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     # entity-level spread: a hidden per-entity offset when entities differ by more than noise would explain
     offset = None
     effects = []
-    ent_mean = pd.Series(resid).groupby(entity).median()  # robust to an entity's rare excursions
+    ent_mean = group_median(resid, entity)  # robust to an entity's rare excursions
     center = float(ent_mean.mean()) if ent_mean.size else 0.0  # the level of the typical entity vs the fit
     if not poisson and groups:
         found = _group_effect(ent_mean, groups)
@@ -176,7 +176,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
             attr, shifts = found
             effects.append(AttributeEffect(attribute=attr, values=shifts))
             resid = resid - pd.Series(groups[attr][entity]).map(shifts).fillna(0.0).to_numpy()
-            ent_mean = pd.Series(resid).groupby(entity).median()
+            ent_mean = group_median(resid, entity)
     per = np.zeros(int(entity.max(initial=0)) + 1)
     per[ent_mean.index.to_numpy()] = ent_mean.to_numpy()
     within = resid - per[entity]

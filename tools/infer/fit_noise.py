@@ -10,6 +10,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy.stats import norm
 
 from tools.infer.fit_dist import _sig
@@ -50,6 +51,21 @@ def median(x: np.ndarray) -> float:
         return float("nan")
     p = np.partition(x, n // 2)
     return float(p[n // 2]) if n % 2 else float((p[: n // 2].max() + p[n // 2]) / 2)
+
+
+def group_median(x: np.ndarray, ent: np.ndarray) -> pd.Series:
+    """The median of ``x`` per entity code (indexed by the codes present). Rows of one entity contiguous
+    and every entity with the same number of rows (a periodic grid): one partition of an (entities, rows)
+    matrix; otherwise pandas' grouped median."""
+    if x.size and ent.size == x.size:
+        starts = np.flatnonzero(np.r_[True, ent[1:] != ent[:-1]])
+        codes = ent[starts]
+        if np.unique(codes).size == codes.size and x.size % codes.size == 0 \
+                and np.all(np.diff(np.r_[starts, x.size]) == x.size // codes.size):
+            med = np.median(x.reshape(codes.size, -1), axis=1)
+            order = np.argsort(codes, kind="stable")
+            return pd.Series(med[order], index=codes[order])
+    return pd.Series(x).groupby(ent).median()
 
 
 def robust_sd(x: np.ndarray, center: float | None = None) -> float:

@@ -13,7 +13,14 @@ import numpy as np
 import pandas as pd
 
 from tools.infer.fit_dist import censored_exponential
-from tools.infer.fit_noise import ISOLATED_MIN, MIN_EPISODES, SPIKE_MIN_SHARE, far_rows, isolated_share
+from tools.infer.fit_noise import (
+    ISOLATED_MIN,
+    MIN_EPISODES,
+    SPIKE_MIN_SHARE,
+    far_rows,
+    group_median,
+    isolated_share,
+)
 from tools.infer.fit_states import StateFit, machine_from_codes
 from tools.infer.profile import Profile, seconds
 
@@ -26,7 +33,7 @@ NAMES = ["normal", "incident"]
 def _far_per_entity(x: np.ndarray, ent: np.ndarray, k: float = 4.0) -> np.ndarray:
     """Rows more than ``k`` robust sigmas from their entity's median (missing values are never far)."""
     ok = np.isfinite(x)
-    med = pd.Series(x[ok]).groupby(ent[ok]).median()
+    med = group_median(x[ok], ent[ok])
     per = np.zeros(int(ent.max(initial=0)) + 1)
     per[med.index.to_numpy()] = med.to_numpy()
     far = np.zeros(x.size, bool)
