@@ -8,9 +8,7 @@ import re
 
 from tools.describe.catalog_model import Catalog
 from tools.describe.draft import EntityDraft
-from tools.describe.extract import (
-    snake,
-)
+from tools.describe.extract import snake
 from tools.describe.match import SemanticScorer, singular
 from tools.describe.mentions import EntityMention
 from tools.describe.phrases import sentences
@@ -49,8 +47,8 @@ def entity_name(m: EntityMention) -> str:
 
 PLACE_PLURALS = (r"branches|stores|shops|stations|sites|locations|clinics|hospitals|depots|offices|hubs|outlets|"
                  r"warehouses|pharmacies|garages|dealerships|gyms|schools|campuses|malls|restaurants|cinemas")
-GLUE_WORDS = {"over", "a", "an", "the", "for", "during", "every", "each", "per", "in", "at", "on", "to", "with", "and", "or",
-         "of", "from", "until", "within"}
+GLUE_WORDS = {"over", "a", "an", "the", "for", "during", "every", "each", "per", "in", "at", "on", "to", "with", "and",
+              "or", "of", "from", "until", "within"}
 
 
 def parse_days(horizon: str | None) -> int | None:

@@ -7,11 +7,7 @@ import re
 
 from tools.describe.compose_machine import TERMINAL_ROLES, state_role
 from tools.describe.draft import EntityDraft
-from tools.describe.extract import (
-    find_entity,
-    plural,
-    snake,
-)
+from tools.describe.extract import find_entity, plural, snake
 from tools.describe.match import best_match, index, singular
 from tools.describe.mentions import EVENT_WORDS, TIME_WORDS, EntityMention, entity_mentions
 from tools.describe.phrases import Item, split_items

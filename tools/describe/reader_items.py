@@ -6,11 +6,7 @@ from __future__ import annotations
 import re
 
 from tools.describe.draft import AttributeDraft, EntityDraft, MeasurementDraft
-from tools.describe.extract import (
-    incident_words,
-    plural,
-    snake,
-)
+from tools.describe.extract import incident_words, plural, snake
 from tools.describe.match import Match, best_match, index, singular, tokens, unit_fits
 from tools.describe.reader_base import GLUE_WORDS, PLACE_NOUNS, PLACE_PLURALS, ReaderBase, word_end
 from tools.describe.units import parse_unit

@@ -13,14 +13,7 @@ import re
 
 from tools.describe.catalog_model import Catalog
 from tools.describe.draft import DescriptionError, DomainDraft, EntityDraft
-from tools.describe.extract import (
-    _duration,
-    find_horizon,
-    find_incidents,
-    nearest_pack,
-    plural,
-    snake,
-)
+from tools.describe.extract import _duration, find_horizon, find_incidents, nearest_pack, plural, snake
 from tools.describe.match import SemanticScorer, singular
 from tools.describe.phrases import words_to_numbers
 from tools.describe.reader_base import NEEDS

@@ -50,5 +50,5 @@ KIND = PatternKind(
     inject=flash_crowd, amount_field="surge", adds_arrivals=True, direction="up",
     check=lambda rec: "values" if rec["keys"] else "arrivals",
     phrase=lambda w: f"surge in {w.keys}" if w.keys else f"surge of {w.nouns}", placement="arrivals",
-    words=r"flash crowd|traffic surge|surge(?! pric)|rush", problems=problems,
+    words=r"flash crowd|traffic surge|surge(?!\s*(?:pric|multipl|factor|fee|charge|rate))|rush", problems=problems,
 )
