@@ -20,18 +20,13 @@ import typer
 
 from graph.cli_base import _State, app, errors
 from graph.console import err, print_error, print_ok
-from tools.bundle.files import REPORT
+from graph.spec_summary import spec_tables, weight_notes
 
 
 def _positive_scale(value: float) -> float:
     if not (math.isfinite(value) and value > 0):
         raise typer.BadParameter(f"must be a number > 0 (got {value}); 1 is the spec's own size, 0.1 a tenth")
     return value
-
-
-def spec_tables(spec) -> list[str]:
-    """The tables a spec produces, in declaration order (the generator's naming rules)."""
-    return [t for e in spec.entities for t in e.table_names]
 
 
 @app.callback()
@@ -102,23 +97,6 @@ def validate(
         print_ok(f"{spec.name} — {n_e} entity type{'s' * (n_e != 1)}, {n_t} table{'s' * (n_t != 1)}")
         for note in weight_notes(spec):
             err.print(f"note: {note}")
-
-
-def weight_notes(spec) -> list[str]:
-    """Categorical attributes whose weights do not sum to 1: they are relative weights (unlike
-    transition probabilities, which must sum to 1), so say what shares they give."""
-    out = []
-    for i, e in enumerate(spec.entities):
-        for j, a in enumerate(e.attributes):
-            dist = getattr(a, "dist", None)
-            if getattr(dist, "kind", None) != "categorical":
-                continue
-            total = sum(dist.values.values())
-            if abs(total - 1) > 1e-9:
-                shares = ", ".join(f"{k} {w / total:.1%}" for k, w in dist.values.items())
-                out.append(f"entities[{i}].attributes[{j}] ({a.name}): categorical weights sum to {total:g}; "
-                           f"they are relative weights, so the shares are {shares}")
-    return out
 
 
 @app.command()
@@ -290,7 +268,7 @@ def queries(
         print_suite_summary(suite, bundle)
         if suite.disagreements:
             print_error(f"{len(suite.disagreements)} candidate(s) got different answers from the pandas and SQL "
-                        f"executors: a chronoeval bug. They were dropped and are listed in {bundle / REPORT} "
+                        f"executors: a chronoeval bug. They were dropped and are listed in {bundle / 'report.md'} "
                         "(Executor disagreements); please report them.")
             raise typer.Exit(QUESTIONS_DISAGREE)
 
