@@ -40,9 +40,11 @@ def _run(args: list[str], env: dict[str, str]) -> None:
 
 def _digest(path: Path, work: Path) -> str:
     data = path.read_bytes().replace(str(work).encode(), b"<work>")  # reports name the bundle's path
-    if path.name == "manifest.json":  # it records data.duckdb's sha256, and DuckDB files are not byte-stable
+    if path.name == "manifest.json":
+        # data.duckdb is not byte-stable, and report.md names the path (it is fingerprinted normalised)
         manifest = json.loads(data)
-        manifest.get("files", {}).pop("data.duckdb", None)
+        for name in ("data.duckdb", "report.md"):
+            manifest.get("files", {}).pop(name, None)
         data = json.dumps(manifest, sort_keys=True).encode()
     return hashlib.sha256(data).hexdigest()
 
