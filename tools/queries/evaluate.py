@@ -66,7 +66,7 @@ def screen(t: Template, q: QuerySpec, ctx: SynthContext) -> Any:
 
 def _shifted(w: Window, step: float, sign: int) -> Window:
     d = timedelta(seconds=step)
-    return Window(start=iso(w.start_dt + sign * d), end=iso(w.end_dt + sign * d))
+    return w.model_copy(update={"start": iso(w.start_dt + sign * d), "end": iso(w.end_dt + sign * d)})
 
 
 def _is_ranking(x: Any) -> bool:

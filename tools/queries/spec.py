@@ -53,10 +53,12 @@ class EntityFilter(QueryModel):
 
 
 class Window(QueryModel):
-    """The half-open UTC interval ``[start, end)`` (ISO-8601 strings with a zone)."""
+    """The half-open UTC interval ``[start, end)`` (ISO-8601 strings with a zone); ``closed``: ``[start,
+    end]``, both ends included (a suite whose query plan asks for closed windows, issue 19)."""
 
     start: str
     end: str
+    closed: bool = False
 
     @property
     def start_dt(self) -> datetime:
