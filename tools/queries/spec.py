@@ -82,6 +82,9 @@ class QuerySpec(QueryModel):
     while_: Predicate | None = Field(default=None, alias="while")
     group_by: str | None = None
     params: dict[str, Any] = {}
+    # further id columns that, with ``entity``, identify one entity (a link is Device_ID + Interface_ID);
+    # only the templates in tools.queries.composite.COMPOSITE_OK take them (issue 19)
+    entity_parts: list[str] = []
 
     def p(self, name: str, default: Any = None) -> Any:
         """One analysis parameter."""

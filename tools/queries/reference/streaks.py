@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tools.queries.composite import entity_numbers, in_entity_time_order, key_columns
 from tools.queries.reference.frames import Frames, mask, selected_rows
 from tools.queries.spec import Predicate, QuerySpec
 
@@ -27,9 +28,8 @@ def _rows(frames: Frames, q: QuerySpec) -> tuple[pd.DataFrame, np.ndarray]:
     if q.event_filter:
         raise ValueError("entity_count_streak takes its counted rows in params.a, not an event filter")
     df = selected_rows(frames, q, events=False)
-    ent = df[q.entity]
-    gid = (ent.cat.codes.to_numpy() if isinstance(ent.dtype, pd.CategoricalDtype) else pd.factorize(ent)[0])
-    return df, gid.astype(np.int64)
+    gid = entity_numbers(df, q)
+    return in_entity_time_order(df, gid, q.time) if q.entity_parts else (df, gid)
 
 
 def _times(df: pd.DataFrame, q: QuerySpec) -> np.ndarray:
@@ -71,5 +71,5 @@ def entity_count_streak_naive(frames: Frames, q: QuerySpec) -> int:
     """Misreading: the 'within'/'without' clause ignored (more than n X rows in the whole window)."""
     df, _gid = _rows(frames, q)
     x = mask(df, Predicate.model_validate(q.p("a")))
-    counts = df.loc[x].groupby(q.entity, observed=True).size()
+    counts = df.loc[x].groupby(key_columns(q), observed=True).size()
     return int((counts > int(q.p("n"))).sum())
