@@ -79,3 +79,35 @@ def test_links_with_more_than_n_lossy_readings_within_an_hour(bundle, links):
 def test_other_templates_refuse_a_composite_key():
     with pytest.raises(ValueError, match="composite"):
         key_columns(link_q("state_reached", params={"state": {"column": "x"}, "value": "a"}))
+
+
+def test_a_spec_with_a_composite_link_key_gets_per_link_questions(tmp_path):
+    """The spec states a composite key as the reference data has it (repeated router ids, the interface a
+    `listed` attribute); the catalog reads it and the count-threshold questions count links."""
+    from tools.generate import generate_bundle
+    from tools.queries.catalog import build_catalog
+    from tools.queries.context import open_context
+    from tools.queries.evaluate import run_reference, run_sql
+    from tools.queries.registry import load_templates
+    from tools.spec import load_pack
+
+    raw = load_pack("telecom").model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    link = next(e for e in raw["entities"] if e["name"] == "transport_link")
+    link["id"] = {"column": "Device_ID", "values": ["RTR_001", "RTR_001", "RTR_002", "RTR_003", "RTR_004", "RTR_004"]}
+    iface = next(a for a in link["attributes"] if a["name"] == "Interface_ID")
+    iface["dist"] = {"kind": "listed", "values": ["eth0", "eth2", "eth3", "eth1", "eth1", "eth3"]}
+    from tools.spec.model import Spec
+
+    spec = Spec.model_validate(raw)
+    assert build_catalog(spec)["transport_link"].entity_parts == ("Interface_ID",)
+    assert build_catalog(load_pack("telecom"))["transport_link"].entity_parts == ()
+    generate_bundle(spec, tmp_path / "b", scale=0.2, force=True)
+    ctx = open_context(tmp_path / "b")
+    for name in ("entity_count_threshold", "entity_count_streak"):
+        t = load_templates()[name]
+        cands = [c for c in t.candidates(ctx) if c.spec.table == "transport_link"]
+        assert cands and all(c.spec.entity_parts == ["Interface_ID"] for c in cands)
+        for c in cands[:4]:  # both executors count links (6), not routers (4)
+            a, b = run_reference(ctx, t, c.spec), run_sql(ctx, t.sql(c.spec), "integer")
+            assert a == b and 0 <= a <= 6
+            assert t.naive(ctx.frames, c.spec) <= 6

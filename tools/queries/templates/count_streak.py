@@ -11,6 +11,7 @@ Executors: ``reference/streaks.py`` (pandas) and ``sql/streaks.py``.
 
 from __future__ import annotations
 
+from tools.queries.composite import key_sql
 from tools.queries.context import SynthContext
 from tools.queries.natural.words import article, clean, cond, period, population, rows, spaced
 from tools.queries.reference import streaks as ref
@@ -29,14 +30,15 @@ READING_STEPS = (6, 12)  # periodic tables: within 6 or 12 cadence steps
 
 def _median_max(ctx: SynthContext, q, per_row: str) -> int | None:
     """The median over entities of their largest ``per_row`` figure (rows of the query's base)."""
-    v = ctx.scalar(f"SELECT quantile_disc(m, 0.5) FROM (SELECT e, max(c) AS m FROM (SELECT {ident(q.entity)} AS e, "
-                   f"{per_row} AS c FROM {ident(q.table)} WHERE {where_clause(q, events=False)}) GROUP BY e HAVING max(c) > 0)")
+    v = ctx.scalar(f"SELECT quantile_disc(m, 0.5) FROM (SELECT max(c) AS m FROM (SELECT {key_sql(q)}, "
+                   f"{per_row} AS c FROM {ident(q.table)} WHERE {where_clause(q, events=False)}) "
+                   f"GROUP BY {key_sql(q)} HAVING max(c) > 0)")
     return None if v is None else int(v)
 
 
 def _within_n(ctx: SynthContext, q) -> int | None:
     x = pred(_p(q.p("a")))
-    per = (f"CASE WHEN {x} THEN count(*) FILTER (WHERE {x}) OVER (PARTITION BY {ident(q.entity)} ORDER BY "
+    per = (f"CASE WHEN {x} THEN count(*) FILTER (WHERE {x}) OVER (PARTITION BY {key_sql(q)} ORDER BY "
            f"{ident(q.time)} RANGE BETWEEN CURRENT ROW AND INTERVAL '{int(q.p('within_s'))} seconds' FOLLOWING) "
            "ELSE 0 END")
     return _median_max(ctx, q, per)
@@ -44,9 +46,10 @@ def _within_n(ctx: SynthContext, q) -> int | None:
 
 def _without_n(ctx: SynthContext, q) -> int | None:
     x, y = pred(_p(q.p("a"))), pred(_p(q.p("without")))
+    e = f"concat_ws('/', {key_sql(q)})"  # one text per entity (candidate thresholds only)
     v = ctx.scalar(f"SELECT quantile_disc(m, 0.5) FROM (SELECT e, max(c) AS m FROM (SELECT e, run, count(*) "
-                   f"FILTER (WHERE x) AS c FROM (SELECT {ident(q.entity)} AS e, {x} AS x, sum(CASE WHEN {y} THEN 1 "
-                   f"ELSE 0 END) OVER (PARTITION BY {ident(q.entity)} ORDER BY {ident(q.time)}) AS run FROM "
+                   f"FILTER (WHERE x) AS c FROM (SELECT {e} AS e, {x} AS x, sum(CASE WHEN {y} THEN 1 "
+                   f"ELSE 0 END) OVER (PARTITION BY {key_sql(q)} ORDER BY {ident(q.time)}) AS run FROM "
                    f"{ident(q.table)} WHERE {where_clause(q, events=False)}) GROUP BY e, run) GROUP BY e HAVING max(c) > 0)")
     return None if v is None else int(v)
 
@@ -83,13 +86,14 @@ def candidates(ctx: SynthContext):
             for w in wins:
                 for ef in efs:
                     for span in ctx.pick(_spans(t), 1):
-                        q = base_spec(NAME, t, window=w, entity_filter=ef, params={"a": a_json, "within_s": span})
+                        q = base_spec(NAME, t, window=w, entity_filter=ef, params={"a": a_json, "within_s": span},
+                                      entity_parts=list(t.entity_parts))
                         m = _within_n(ctx, q)
                         if m is not None and m >= (3 if t.periodic else 2):
                             yield Candidate(q.model_copy(update={"params": {**q.params, "n": m - 1}}), decimals=0)
                     ys = [y for y in preds if y.column == a.column and y != a] or [y for y in preds if y != a]
                     for y in ctx.pick(ys, 1):
-                        q = base_spec(NAME, t, window=w, entity_filter=ef,
+                        q = base_spec(NAME, t, window=w, entity_filter=ef, entity_parts=list(t.entity_parts),
                                       params={"a": a_json, "without": y.model_dump(mode="json")})
                         m = _without_n(ctx, q)
                         if m is not None and m >= (3 if t.periodic else 2):
