@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 
 from tools.queries.spec import QuerySpec
-from tools.queries.sql.common import ident
 
 COMPOSITE_OK = frozenset({"entity_count_threshold", "entity_count_streak"})
 
@@ -24,6 +23,8 @@ def key_columns(q: QuerySpec) -> list[str]:
 
 def key_sql(q: QuerySpec, alias: str = "") -> str:
     """The id columns as a SQL list (``"Device_ID", "Interface_ID"``)."""
+    from tools.queries.sql.common import ident  # the SQL side only: the pandas executor never quotes
+
     pre = f"{alias}." if alias else ""
     return ", ".join(pre + ident(c) for c in key_columns(q))
 
