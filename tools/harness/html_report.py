@@ -172,6 +172,9 @@ def render_compare_html(runs: list[tuple[str, dict]], family_of: dict[str, str])
     for key, label in (("self_consistency", "self-consistency"), ("naive_trap_rate", "naive-trap rate"),
                        ("runtime_error_rate", "runtime errors")):
         metrics[label] = [s.get(key) for _, s in runs]
+    from tools.harness.compare_context import context_metrics
+
+    metrics.update(context_metrics([s for _, s in runs]))
     rank = {f: i for i, f in enumerate(dict.fromkeys(family_of.values()))}  # the suite's family order
     templates = sorted({t for _, s in runs for t in (s.get("by_template") or {})},
                        key=lambda t: (rank.get(family_of.get(t, ""), 99), t))

@@ -135,10 +135,13 @@ def write_report(run_dir: Path) -> dict:
 
 def compare_runs(run_dirs: list[Path]) -> str:
     """A markdown table putting several runs side by side (summaries are recomputed from responses)."""
-    cols, rows = [], {}
+    from tools.harness.compare_context import context_metrics, with_context
+
+    cols, rows, sums = [], {}, []
     for d in run_dirs:
         meta, records, responses = load_run(d)
-        s = summarize(records, responses)
+        s = with_context(summarize(records, responses), responses)
+        sums.append(s)
         cols.append(f"{meta.get('agent')} ({Path(d).name})")
         metrics = {"accuracy": s["accuracy"], **{f"accuracy {f}": v["accuracy"] for f, v in s["by_family"].items()},
                    **{f"pass@{k}": v for k, v in s["pass_at_k"].items()},
@@ -146,6 +149,8 @@ def compare_runs(run_dirs: list[Path]) -> str:
                    "runtime errors": s["runtime_error_rate"]}
         for k, v in metrics.items():
             rows.setdefault(k, {})[cols[-1]] = _pct(v)
+    for k, vals in context_metrics(sums).items():
+        rows[k] = {c: _pct(v) for c, v in zip(cols, vals, strict=True) if v is not None}
     lines = ["| metric | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
     lines += [f"| {k} | " + " | ".join(v.get(c, "n/a") for c in cols) + " |" for k, v in rows.items()]
     return "\n".join(lines) + "\n"
@@ -153,11 +158,13 @@ def compare_runs(run_dirs: list[Path]) -> str:
 
 def compare_html(run_dirs: list[Path]) -> str:
     """The agents of several runs side by side as an HTML page (metrics, families, template × agent)."""
+    from tools.harness.compare_context import with_context
+
     runs, family_of = [], {}
     for d in run_dirs:
         meta, records, responses = load_run(d)
         family_of.update({r["template"]: r.get("family", "") for r in records})
-        runs.append((f"{meta.get('agent')} ({Path(d).name})", summarize(records, responses)))
+        runs.append((f"{meta.get('agent')} ({Path(d).name})", with_context(summarize(records, responses), responses)))
     return render_compare_html(runs, family_of)
 
 

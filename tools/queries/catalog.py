@@ -62,6 +62,7 @@ class TableView:
     start: datetime
     end: datetime
     flags: tuple[str, ...] = ()
+    entity_parts: tuple[str, ...] = ()  # further id columns of a composite key (tools/queries/composite.py)
 
     def key(self, name: str) -> Key:
         return next(k for k in self.keys if k.name == name)
@@ -142,8 +143,18 @@ def build_catalog(spec: Spec) -> Catalog:
             name=e.table_name, entity_type=e.name, noun=_noun(e.name), entity=e.id.column,
             time=em.timestamp_column, periodic=em.kind == "periodic",
             cadence_s=parse_duration(em.cadence) if em.cadence else None,
-            keys=keys, states=tuple(states), attrs=tuple(attrs), start=start, end=end, flags=flags)
+            keys=keys, states=tuple(states), attrs=tuple(attrs), start=start, end=end, flags=flags,
+            entity_parts=composite_parts(e))
     return cat
+
+
+def composite_parts(e) -> tuple[str, ...]:
+    """The other columns of an entity's composite key: the spec lists repeated ids (a router's id on each
+    of its interfaces) and a ``listed`` attribute on the rows pairs each with its second part."""
+    ids = list(e.id.values)
+    if len(set(ids)) == len(ids):
+        return ()
+    return tuple(a.name for a in e.attributes if a.dist.kind == "listed" and a.in_rows)
 
 
 def _fk_target(e, column: str) -> str:

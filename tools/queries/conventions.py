@@ -54,9 +54,14 @@ def suite_header(catalog: Catalog, year: int) -> dict[str, Any]:
             tables[e.static_table_name] = {
                 "entity": e.name.replace("_", " "), "entities": plural(e.name.replace("_", " ")), "id": e.id.column,
                 "static": True, "attributes": [a.name for a in e.attributes if a.in_static]}
-    header = {"version": HEADER_VERSION, "time_zone": "UTC", "year": year, "window_bounds": "half-open",
+    from tools.queries.closed import closed_conventions, is_closed
+
+    closed = is_closed(catalog.spec)
+    header = {"version": HEADER_VERSION, "time_zone": "UTC", "year": year,
+              "window_bounds": "closed" if closed else "half-open",
               "rounding": {"duration": "nearest second", "number": 2, "percentage": 2, "count": 0},
-              "conventions": [*CONVENTIONS, f"Dates without a year are in {year}."], "tables": tables}
+              "conventions": [*(closed_conventions(CONVENTIONS) if closed else CONVENTIONS),
+                              f"Dates without a year are in {year}."], "tables": tables}
     header["preamble"] = preamble_text(header)
     return header
 

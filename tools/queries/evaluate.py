@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from tools.queries.answers import agree, canonical, is_degenerate
+from tools.queries.composite import key_columns
 from tools.queries.context import SynthContext, iso
 from tools.queries.registry import Candidate, Template
 from tools.queries.screens import degenerate_reason, naive_in_domain
@@ -82,7 +83,7 @@ def screen(t: Template, q: QuerySpec, ctx: SynthContext) -> Any:
 
 def _shifted(w: Window, step: float, sign: int) -> Window:
     d = timedelta(seconds=step)
-    return Window(start=iso(w.start_dt + sign * d), end=iso(w.end_dt + sign * d))
+    return w.model_copy(update={"start": iso(w.start_dt + sign * d), "end": iso(w.end_dt + sign * d)})
 
 
 def _is_ranking(x: Any) -> bool:
@@ -148,6 +149,7 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
     q = c.spec
     atype = t.type_of(q)
     try:
+        key_columns(q.model_copy(update={"template": t.name}))  # a composite key only where the template takes it
         out.gold_sql = t.sql(q)
     except ValueError as exc:  # the template cannot express this candidate
         out.reason = f"not expressible: {exc}"

@@ -109,7 +109,8 @@ def window_words(w: Window | None) -> str:
     """'from 06:00 UTC on 2 January 2026 (included) up to 12:00 UTC on 2 January 2026 (excluded)'."""
     if w is None:
         return "over the whole data set"
-    return f"from {when_words(w.start_dt)} (included) up to {when_words(w.end_dt)} (excluded)"
+    end = "(included)" if getattr(w, "closed", False) else "(excluded)"
+    return f"from {when_words(w.start_dt)} (included) up to {when_words(w.end_dt)} {end}"
 
 
 def fmt_duration(seconds: float) -> str:

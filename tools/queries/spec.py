@@ -53,10 +53,12 @@ class EntityFilter(QueryModel):
 
 
 class Window(QueryModel):
-    """The half-open UTC interval ``[start, end)`` (ISO-8601 strings with a zone)."""
+    """The half-open UTC interval ``[start, end)`` (ISO-8601 strings with a zone); ``closed``: ``[start,
+    end]``, both ends included (a suite whose query plan asks for closed windows, issue 19)."""
 
     start: str
     end: str
+    closed: bool = False
 
     @property
     def start_dt(self) -> datetime:
@@ -80,6 +82,9 @@ class QuerySpec(QueryModel):
     while_: Predicate | None = Field(default=None, alias="while")
     group_by: str | None = None
     params: dict[str, Any] = {}
+    # further id columns that, with ``entity``, identify one entity (a link is Device_ID + Interface_ID);
+    # only the templates in tools.queries.composite.COMPOSITE_OK take them (issue 19)
+    entity_parts: list[str] = []
 
     def p(self, name: str, default: Any = None) -> Any:
         """One analysis parameter."""

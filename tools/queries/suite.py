@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bundle.files import FIGURES_DIR, QA, REPORT, SPEC, SUITE_HEADER
+from tools.queries.closed import close_candidates, is_closed
 from tools.queries.context import SynthContext, open_context
 from tools.queries.evaluate import Outcome, evaluate
 from tools.queries.natural import natural
@@ -108,6 +109,8 @@ def family_pools(ctx: SynthContext, templates: dict, fam: str, quota: int) -> di
         t = templates[name]
         if t.family == fam and quota:
             cands = list(t.candidates(ctx))
+            if is_closed(ctx.spec):
+                cands = close_candidates(name, cands)
             order = ctx.rng.permutation(len(cands)) if cands else []
             pools[name] = [cands[i] for i in order]
     return pools

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -63,6 +64,8 @@ class QueryPlan(SpecModel):
 
     n_questions: int = Field(default=60, gt=0)
     mix: dict[str, float] = {"stateless": 0.3, "stateful": 0.4, "incident": 0.3}
+    # "closed": every question's period includes both ends (tools/queries/closed.py); default half-open
+    windows: Literal["half_open", "closed"] = "half_open"
 
 
 class Spec(SpecModel):

@@ -135,7 +135,9 @@ def in_window(df: pd.DataFrame, q: QuerySpec) -> np.ndarray:
     if q.window is None:
         return np.ones(len(df), dtype=bool)
     t = df[q.time]
-    return ((t >= pd.Timestamp(q.window.start)) & (t < pd.Timestamp(q.window.end))).to_numpy(dtype=bool, copy=True)
+    end = pd.Timestamp(q.window.end)
+    before_end = (t <= end) if q.window.closed else (t < end)
+    return ((t >= pd.Timestamp(q.window.start)) & before_end).to_numpy(dtype=bool, copy=True)
 
 
 def selected_rows(frames: Frames, q: QuerySpec, *, events: bool = True) -> pd.DataFrame:

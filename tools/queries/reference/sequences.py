@@ -1,4 +1,5 @@
-"""pandas reference for the event-sequence templates (stateful family, first half).
+"""pandas reference for the event-sequence templates (stateful family, first half; conversion_rate and
+count_in_state in ``sequences_rates.py``).
 
 Every entity's WHOLE stream (entity filter applied, never the window) is replayed in (entity, time)
 order; the window then selects which anchor events count, by their time (half-open). Events are
@@ -179,7 +180,7 @@ def last_before(s: Stream, m: np.ndarray) -> np.ndarray:
     return np.where(ok, s.t[np.maximum(prev, 0)], NONE)
 
 
-def _first_after(s: Stream, m: np.ndarray, after: np.ndarray) -> np.ndarray:
+def first_after(s: Stream, m: np.ndarray, after: np.ndarray) -> np.ndarray:
     """Per entity: its first row in ``m`` strictly after the entity's time ``after`` (NONE if none)."""
     lim = after[s.gid]
     return first_time(s, m & (lim != NONE) & (s.t > lim))
@@ -211,7 +212,7 @@ def avg_time_between(frames: Frames, q: QuerySpec) -> float | None:
         ok = a & (tb != NONE)
         return float(np.mean(tb[ok] - s.t[ok]) / 1e6) if ok.any() else None
     ta = first_time(s, event(s, q.p("a")))
-    tb = _first_after(s, event(s, q.p("b")), ta)
+    tb = first_after(s, event(s, q.p("b")), ta)
     ok = (tb != NONE) & in_window(q, ta)
     return float(np.mean(tb[ok] - ta[ok]) / 1e6) if ok.any() else None
 
@@ -234,7 +235,7 @@ def sequence_match(frames: Frames, q: QuerySpec) -> int:
     steps = q.p("steps")
     cur = first_time(s, event(s, steps[0]) & w)
     for p in steps[1:]:
-        cur = _first_after(s, event(s, p) & w, cur)
+        cur = first_after(s, event(s, p) & w, cur)
     return int(np.count_nonzero(cur != NONE))
 
 
@@ -271,42 +272,3 @@ def x_in_entities_with_y(frames: Frames, q: QuerySpec, y: str) -> int:
 def count_after_trigger_naive(frames: Frames, q: QuerySpec) -> int:
     """Misreading: X events in the window of entities that ever had a Y event."""
     return x_in_entities_with_y(frames, q, "y")
-
-
-# ---------------------------------------------------------------- conversion_rate
-def conversion_rate(frames: Frames, q: QuerySpec) -> float | None:
-    """Percent of the entities whose first A is in the window that have a B strictly after that
-    first A (at any later time); None when no entity's first A is in the window."""
-    s = stream(frames, q)
-    ta = first_time(s, event(s, q.p("a")))
-    reached = in_window(q, ta)
-    if not reached.any():
-        return None
-    tb = _first_after(s, event(s, q.p("b")), ta)
-    return 100.0 * float(np.count_nonzero(reached & (tb != NONE))) / float(np.count_nonzero(reached))
-
-
-def conversion_rate_naive(frames: Frames, q: QuerySpec) -> float | None:
-    """Misreading: B rows divided by A rows (in the window), in percent."""
-    s = stream(frames, q)
-    w = in_window(q, s.t)
-    na = np.count_nonzero(event(s, q.p("a")) & w)
-    nb = np.count_nonzero(event(s, q.p("b")) & w)
-    return 100.0 * nb / na if na else None
-
-
-# ---------------------------------------------------------------- count_in_state
-def count_in_state(frames: Frames, q: QuerySpec) -> int:
-    """X events in the window while the entity's state is open: strictly after its first ``open``
-    event and strictly before the first ``close`` event after that (open to the end if none)."""
-    s = stream(frames, q)
-    t_open = first_time(s, event(s, q.p("open")))
-    t_close = _first_after(s, event(s, q.p("close")), t_open)
-    lo, hi = t_open[s.gid], t_close[s.gid]
-    ok = event(s, q.p("x")) & in_window(q, s.t) & (lo != NONE) & (s.t > lo) & (s.t < hi)
-    return int(np.count_nonzero(ok))
-
-
-def count_in_state_naive(frames: Frames, q: QuerySpec) -> int:
-    """Misreading: X events in the window of entities that ever had an ``open`` event."""
-    return x_in_entities_with_y(frames, q, "open")

@@ -1,5 +1,6 @@
 """pandas reference for the state-machine templates: state_duration, first_passage_time,
-transition_counts, common_paths, revisit_count, state_occupancy, threshold_without_outcome.
+transition_counts, common_paths, revisit_count, state_occupancy (threshold_without_outcome: in
+``states_outcome.py``).
 
 A row's state is the state column's value (null is a state of its own, ``<null>``) or, for a
 predicated state, ``in``/``out`` (null → ``out``). An episode is a maximal run of consecutive rows of
@@ -277,34 +278,3 @@ def state_occupancy(frames: Frames, q: QuerySpec) -> dict | None:
     if total <= 0:
         return None
     return {s.labels[c]: float(100.0 * tot[c] / total) for c in np.flatnonzero(seen)}
-
-
-def next_time(s: Stream, hit: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """For each of ``rows``, the time (ns) of the entity's first row at or after it where ``hit``
-    holds; -1 if none."""
-    pos = np.flatnonzero(hit)
-    i = np.searchsorted(pos, rows)
-    found = i < pos.size
-    j = pos[np.minimum(i, max(pos.size - 1, 0))] if pos.size else np.zeros_like(rows)
-    ok = found & (s.gid[j] == s.gid[rows]) if pos.size else found
-    return np.where(ok, s.t[j], -1)
-
-
-def outcome_hits(frames: Frames, q: QuerySpec, s: Stream) -> np.ndarray:
-    """Rows in the outcome state ``outcome`` (of ``outcome_state``, default ``state``)."""
-    os_ = q.p("outcome_state") or q.p("state")
-    codes, labels = (s.code, s.labels) if os_ == q.p("state") else state_codes(s.frame(), os_)
-    out = q.p("outcome")
-    return codes == (labels.index(out) if out in labels else -2)
-
-
-def threshold_without_outcome(frames: Frames, q: QuerySpec) -> int:
-    """Entities with at least one entry into ``value`` in the window after which no row in the
-    outcome state occurs from the entry (included) up to ``horizon_s`` later (included)."""
-    s, e = episodes(frames, q)
-    m = (e.code == s.code_of(q.p("value"))) & in_win(q, e.start)
-    rows = e.row[m]
-    nb = next_time(s, outcome_hits(frames, q, s), rows)
-    h = int(round(float(q.p("horizon_s")) * 1e9))
-    miss = (nb < 0) | (nb - s.t[rows] > h)
-    return int(np.unique(s.gid[rows[miss]]).size)

@@ -22,11 +22,11 @@ from tools.queries.reference.frames import Frames
 from tools.queries.reference.states import (
     group_values,
     in_win,
-    outcome_hits,
     rank_paths,
     row_intervals,
     stream,
 )
+from tools.queries.reference.states_outcome import outcome_hits
 from tools.queries.spec import QuerySpec
 
 

@@ -8,15 +8,16 @@ count. The naive reading ignores the threshold: every entity with at least one m
 
 from __future__ import annotations
 
+from tools.queries.composite import key_columns
 from tools.queries.reference.frames import Frames, selected_rows
 from tools.queries.spec import QuerySpec
 
 
 def entity_count_threshold(frames: Frames, q: QuerySpec) -> int:
-    counts = selected_rows(frames, q).groupby(q.entity, observed=True).size()
+    counts = selected_rows(frames, q).groupby(key_columns(q), observed=True).size()
     n = int(q.p("n"))
     return int((counts >= n).sum() if q.p("op", ">") == ">=" else (counts > n).sum())
 
 
 def entity_count_threshold_naive(frames: Frames, q: QuerySpec) -> int:
-    return int(selected_rows(frames, q)[q.entity].nunique())
+    return int(len(selected_rows(frames, q)[key_columns(q)].drop_duplicates()))

@@ -52,7 +52,8 @@ def where_clause(q: QuerySpec, *, events: bool = True, window: bool = True) -> s
             parts.append(f"{ident(f.key)} IN (SELECT {ident(f.ref)} FROM {ident(f.table)} "
                          f"WHERE {conj(f.predicates)})")
     if window and q.window is not None:
-        parts.append(f"{ident(q.time)} >= {ts(q.window.start)} AND {ident(q.time)} < {ts(q.window.end)}")
+        below = "<=" if q.window.closed else "<"
+        parts.append(f"{ident(q.time)} >= {ts(q.window.start)} AND {ident(q.time)} {below} {ts(q.window.end)}")
     if q.while_ is not None:
         parts.append(pred(q.while_))
     if events and q.event_filter:

@@ -8,6 +8,7 @@ matching row).
 
 from __future__ import annotations
 
+from tools.queries.composite import key_sql
 from tools.queries.context import SynthContext
 from tools.queries.natural.words import clean, conds, period, population, rows, spaced
 from tools.queries.reference import thresholds as ref
@@ -25,7 +26,7 @@ NAME = "entity_count_threshold"
 def _median_count(ctx: SynthContext, q) -> int | None:
     """The median per-entity count of the query's rows (entities with at least one)."""
     v = ctx.scalar(f"SELECT quantile_disc(n, 0.5) FROM (SELECT count(*) AS n FROM {ident(q.table)} "
-                   f"WHERE {where_clause(q)} GROUP BY {ident(q.entity)})")
+                   f"WHERE {where_clause(q)} GROUP BY {key_sql(q)})")
     return None if v is None else int(v)
 
 
@@ -35,7 +36,8 @@ def candidates(ctx: SynthContext):
         for p in ctx.pick(event_filters(ctx, t), 3):
             for w in [None, *ctx.windows(t, fit_hours(ctx, t, 2000, (12, 24)), 1)]:
                 for ef in efs:
-                    q = base_spec(NAME, t, event_filter=[p], window=w, entity_filter=ef, params={"n": 0})
+                    q = base_spec(NAME, t, event_filter=[p], window=w, entity_filter=ef, params={"n": 0},
+                                  entity_parts=list(t.entity_parts))
                     n = _median_count(ctx, q)
                     if n is not None and n >= 2:
                         yield Candidate(q.model_copy(update={"params": {"n": n}}), decimals=0)

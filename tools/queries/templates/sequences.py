@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from tools.queries.context import SynthContext
 from tools.queries.reference import sequences as ref
+from tools.queries.reference import sequences_rates as rates
 from tools.queries.registry import Candidate, Template, register
 from tools.queries.render import fmt_duration, row_noun, window_words
 from tools.queries.sql import sequences as sql
@@ -195,8 +196,8 @@ register(Template("sequence_match", "stateful", "integer", ref.sequence_match, s
 register(Template("count_after_trigger", "stateful", "integer", ref.count_after_trigger,
                   sql.count_after_trigger, _render_trigger, _trigger_candidates,
                   naive=ref.count_after_trigger_naive))
-register(Template("conversion_rate", "stateful", "number", ref.conversion_rate, sql.conversion_rate,
+register(Template("conversion_rate", "stateful", "number", rates.conversion_rate, sql.conversion_rate,
                   _render_conversion, _pair_candidates("conversion_rate", unit="%", decimals=1),
-                  naive=ref.conversion_rate_naive))
-register(Template("count_in_state", "stateful", "integer", ref.count_in_state, sql.count_in_state,
-                  _render_in_state, _in_state_candidates, naive=ref.count_in_state_naive, difficulty="hard"))
+                  naive=rates.conversion_rate_naive))
+register(Template("count_in_state", "stateful", "integer", rates.count_in_state, sql.count_in_state,
+                  _render_in_state, _in_state_candidates, naive=rates.count_in_state_naive, difficulty="hard"))

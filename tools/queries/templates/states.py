@@ -14,6 +14,7 @@ from __future__ import annotations
 from tools.queries.context import SynthContext
 from tools.queries.reference import states as ref
 from tools.queries.reference import states_naive as naive
+from tools.queries.reference import states_outcome as outcome
 from tools.queries.registry import Candidate, Template, register
 from tools.queries.render import fmt_duration, humanize, plural, row_noun
 from tools.queries.sql import states as sql
@@ -148,6 +149,6 @@ register(Template("revisit_count", "stateful", "integer", ref.revisit_count, sql
                   render_revisit, cands.revisit_candidates, naive=naive.revisit_count))
 register(Template("state_occupancy", "stateful", "mapping", ref.state_occupancy, sql.state_occupancy,
                   render_occupancy, cands.occupancy_candidates, naive=naive.state_occupancy))
-register(Template("threshold_without_outcome", "stateful", "integer", ref.threshold_without_outcome,
+register(Template("threshold_without_outcome", "stateful", "integer", outcome.threshold_without_outcome,
                   sql.threshold_without_outcome, render_threshold, cands.threshold_candidates,
                   naive=naive.threshold_without_outcome, difficulty="hard"))
