@@ -47,9 +47,9 @@ def test_both_executors_include_the_end_of_a_closed_window(tiny, closed):
 
 
 def test_a_closed_plan_gives_a_closed_suite_and_says_so(tmp_path):
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
     from tools.queries.suite import build_suite
-    from knowledge.packs import load_pack
 
     spec = load_pack("iot")
     closed = spec.model_copy(update={"query_plan": spec.query_plan.model_copy(update={"windows": "closed"})})
@@ -64,9 +64,9 @@ def test_a_closed_plan_gives_a_closed_suite_and_says_so(tmp_path):
 
 
 def test_the_default_plan_stays_half_open():
+    from knowledge.packs import load_pack
     from tools.queries.catalog import build_catalog
     from tools.queries.conventions import suite_header
-    from knowledge.packs import load_pack
 
     header = suite_header(build_catalog(load_pack("iot")), 2026)
     assert header["window_bounds"] == "half-open" and "excludes B (half-open)" in header["preamble"]

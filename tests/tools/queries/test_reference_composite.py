@@ -84,12 +84,12 @@ def test_other_templates_refuse_a_composite_key():
 def test_a_spec_with_a_composite_link_key_gets_per_link_questions(tmp_path):
     """The spec states a composite key as the reference data has it (repeated router ids, the interface a
     `listed` attribute); the catalog reads it and the count-threshold questions count links."""
+    from knowledge.packs import load_pack
     from tools.generate import generate_bundle
     from tools.queries.catalog import build_catalog
     from tools.queries.context import open_context
     from tools.queries.evaluate import run_reference, run_sql
     from tools.queries.registry import load_templates
-    from knowledge.packs import load_pack
 
     raw = load_pack("telecom").model_dump(mode="json", by_alias=True, exclude_defaults=True)
     link = next(e for e in raw["entities"] if e["name"] == "transport_link")
