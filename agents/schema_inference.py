@@ -17,7 +17,8 @@ from agents.state import BuildState, decision
 from agents.structured import structured_call
 from knowledge.catalog import load_catalog
 from prompts.schema_inference import SCHEMA_INFERENCE
-from tools.describe.draft import DescriptionError, DomainDraft
+from tools.describe.draft import DomainDraft
+from tools.describe.errors import DescriptionError
 from tools.describe.extract import snake
 from tools.describe.llm_check import catalog_context, draft_problems, merge_drafts
 from tools.describe.understand import understand

@@ -21,7 +21,7 @@ import typer
 from graph.cli_base import app, errors, register_user_errors
 from graph.console import err, out, print_error, print_ok
 from tools.bundle.files import INCIDENTS, MANIFEST, QA, REPORT
-from tools.describe.draft import DescriptionError
+from tools.describe.errors import DescriptionError
 
 PAUSED = 0  # a build paused at review is not an error: it waits for --thread ID --answer
 

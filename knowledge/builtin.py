@@ -19,6 +19,8 @@ from knowledge.documents import Doc
 from knowledge.packs import list_packs, load_pack, pack_dir, pack_path
 from knowledge.personas import PERSONAS_FILE
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: `memory list` parses these at start
+
 KNOWLEDGE_DIR = Path(__file__).resolve().parent
 DOCS_DIR = KNOWLEDGE_DIR / "docs"
 
@@ -144,7 +146,7 @@ def library_persona_docs(path: Path = PERSONAS_FILE) -> list[Doc]:
     mapping with ``name`` and optional ``description``, ``style``, ``vocabulary``, ``domain(s)``."""
     if not path.is_file():
         return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or []
     if isinstance(data, dict):
         data = data.get("personas", [{"name": k, **(v or {})} for k, v in data.items() if isinstance(v, dict)])
     docs = []
@@ -162,7 +164,7 @@ def library_persona_docs(path: Path = PERSONAS_FILE) -> list[Doc]:
 
 def pattern_docs() -> list[Doc]:
     """One document per incident pattern kind, from knowledge/docs/patterns.yaml."""
-    data = yaml.safe_load((DOCS_DIR / "patterns.yaml").read_text(encoding="utf-8"))
+    data = yaml.load((DOCS_DIR / "patterns.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
     docs = []
     for kind, d in data.items():
         where = " ".join(f"In {dom}: {ex}." for dom, ex in d["domains"].items())
@@ -175,7 +177,7 @@ def pattern_docs() -> list[Doc]:
 
 def template_docs() -> list[Doc]:
     """One document per query template, from knowledge/docs/templates.yaml."""
-    data = yaml.safe_load((DOCS_DIR / "templates.yaml").read_text(encoding="utf-8"))
+    data = yaml.load((DOCS_DIR / "templates.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
     return [Doc(id=f"template:{name}", kind="template", title=f"{d['family']} query template {name}",
                 text=f"Asks: {d['asks']} Example: {d['example']} Exposes: {d['exposes']}", tags=["template", d["family"], name],
                 source="tools/queries")

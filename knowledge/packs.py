@@ -7,10 +7,12 @@ anything that takes "a spec path or a pack name" resolves it here and hands the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tools.spec.errors import SpecError
-from tools.spec.io import load_spec
-from tools.spec.model import Spec
+
+if TYPE_CHECKING:
+    from tools.spec.model import Spec
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 
@@ -45,6 +47,8 @@ def load_pack(name: str) -> Spec:
     p = pack_path(name)
     if not p.is_file():
         raise unknown_pack(name)
+    from tools.spec.io import load_spec  # the spec model is slow to import; `memory list` needs none
+
     return load_spec(p)
 
 
@@ -52,5 +56,7 @@ def resolve_spec(spec_or_pack: str) -> Spec:
     """A path to a YAML spec, or the name of a built-in pack."""
     p = Path(spec_or_pack)
     if p.suffix.lower() in (".yaml", ".yml", ".json") or p.exists():
+        from tools.spec.io import load_spec
+
         return load_spec(p)
     return load_pack(spec_or_pack)

@@ -12,11 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-
-class DescriptionError(ValueError):
-    """The description names nothing chronoeval can model (blank, or no entity and no quantity)."""
-
-
 MeasurementKind = Literal["gauge", "percent", "latency", "counter", "rate", "output"]
 
 

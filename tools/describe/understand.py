@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from tools.describe.catalog_model import Catalog
-from tools.describe.draft import DescriptionError, DomainDraft, EntityDraft
+from tools.describe.draft import DomainDraft, EntityDraft
+from tools.describe.errors import DescriptionError
 from tools.describe.extract import _duration, find_horizon, find_incidents, nearest_pack, plural, snake
 from tools.describe.match import SemanticScorer, singular
 from tools.describe.phrases import words_to_numbers

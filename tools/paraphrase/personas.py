@@ -52,7 +52,7 @@ def read_personas(path: Path | str) -> dict[str, Persona]:
     """Every persona of the library file ``path``, by name, in file order. A bad entry raises
     ValueError naming it."""
     path = Path(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
     items = data.get("personas", []) if isinstance(data, dict) else data
     out: dict[str, Persona] = {}
     for i, item in enumerate(items):

@@ -9,8 +9,8 @@ from knowledge.catalog import load_catalog
 from tests.tools.describe.cases import CASES
 from tools.describe.adjust import adjust_incident, scale_magnitude
 from tools.describe.compose_world import compose_world
-from tools.describe.draft import DescriptionError
 from tools.describe.edit import apply_edit
+from tools.describe.errors import DescriptionError
 from tools.describe.extract import find_cadence, find_horizon, singular
 from tools.describe.profiles import measurement_profile, state_class
 from tools.describe.understand import understand

@@ -7,7 +7,7 @@ import pytest
 
 from knowledge.catalog import load_catalog
 from tools.describe.compose_world import compose_world
-from tools.describe.draft import DescriptionError
+from tools.describe.errors import DescriptionError
 from tools.describe.understand import understand
 
 CAT = load_catalog()
