@@ -146,8 +146,8 @@ def _respectively(text: str, keys: list[str], dur: bool) -> dict[str, float | No
 
 
 def mask_other_ids(text: str, keys: list[str]) -> str:
-    """Ids that are not expected keys ('SENSOR_01' under a zone) blanked: their digits are no values."""
-    wanted = {norm_label(k) for k in keys}
+    """Ids that are not expected keys ('SENSOR_01' under a zone; not 'RTR_001' of 'RTR_001/eth2') blanked."""
+    wanted = {norm_label(p) for k in keys for p in {str(k), *str(k).split("/")}}
     return _ANY_ID.sub(lambda m: m.group(0) if norm_label(m.group(0)) in wanted else "§" * len(m.group(0)), text)
 
 

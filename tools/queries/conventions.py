@@ -14,6 +14,7 @@ from typing import Any
 
 from tools.bundle.files import SPEC, SUITE_HEADER
 from tools.queries.catalog import Catalog
+from tools.queries.composite import key_format
 from tools.queries.render import humanize, plural, unit_words
 
 SUITE_FILE = SUITE_HEADER
@@ -49,6 +50,9 @@ def suite_header(catalog: Catalog, year: int) -> dict[str, Any]:
             "names": {k.name: humanize(k.name) for k in t.keys},
             "states": {s.name: list(s.values) for s in t.states},
         }
+        if t.entity_parts:  # a composite key: answers name an entity by all its id columns, in one format
+            tables[t.name]["key"] = [t.entity, *t.entity_parts]
+            tables[t.name]["key_format"] = key_format(t.entity, t.entity_parts)
     for e in catalog.spec.entities:
         if e.static_table_name and e.static_table_name not in tables:
             tables[e.static_table_name] = {
@@ -78,7 +82,9 @@ def preamble_text(header: dict[str, Any]) -> str:
             continue
         said = t.get("names", {})
         meas = ", ".join(f"{said.get(k, k)} ({k}{'' if u == 'count' else ', ' + u})" for k, u in t["units"].items())
-        parts = [f"one row per {t['rows'][:-1]} of a {t['entity']} (id {t['id']}), time column {t['time']}"]
+        ident = f"id {t['id']}" if "key" not in t else \
+            f"id {' + '.join(t['key'])}, one {t['entity']} named {t['key_format']} in answers"
+        parts = [f"one row per {t['rows'][:-1]} of a {t['entity']} ({ident}), time column {t['time']}"]
         if meas:
             parts.append(f"measurements as questions name them (column, unit): {meas}")
         for col, vals in t.get("states", {}).items():

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from tools.queries.catalog import Key, TableView
+from tools.queries.composite import COMPOSITE_OK
 from tools.queries.context import SynthContext
 from tools.queries.spec import EntityFilter, Predicate, QuerySpec, Window
 
 
 def base_spec(template: str, t: TableView, **kw) -> QuerySpec:
-    """A QuerySpec on table ``t`` with its entity and time columns filled in."""
+    """A QuerySpec on table ``t`` with its entity and time columns filled in (and a composite key's other
+    columns, for the templates that take one: tools/queries/composite.py)."""
+    if t.entity_parts and template in COMPOSITE_OK:
+        kw.setdefault("entity_parts", list(t.entity_parts))
     return QuerySpec(template=template, table=t.name, entity=t.entity, time=t.time, **kw)
 
 

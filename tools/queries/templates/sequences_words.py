@@ -35,8 +35,9 @@ class Source:
     note: str = ""  # a sentence saying how the stream is formed, for parent streams
 
     def spec(self, template: str, window: Window | None, ef: EntityFilter | None, params: dict) -> QuerySpec:
+        parts = list(self.t.entity_parts) if self.entity == self.t.entity else []  # a parent stream: one id
         return QuerySpec(template=template, table=self.t.name, entity=self.entity, time=self.t.time,
-                         window=window, entity_filter=ef, params=params)
+                         window=window, entity_filter=ef, params=params, entity_parts=parts)
 
     def hints(self) -> dict:
         return {"noun": self.noun, "note": self.note}

@@ -34,7 +34,9 @@ MIN_ENTITIES = 6
 
 
 def _n_entities(ctx: SynthContext, t) -> int:
-    return ctx.scalar(f"SELECT count(DISTINCT {ident(t.entity)}) FROM {ident(t.name)}") or 0
+    key = ", ".join(ident(c) for c in (t.entity, *t.entity_parts))  # a composite key: its links, not routers
+    return ctx.scalar(f"SELECT count(*) FROM (SELECT DISTINCT {key} FROM {ident(t.name)} "
+                      f"WHERE {ident(t.entity)} IS NOT NULL)") or 0
 
 
 def _candidates(ctx: SynthContext):
