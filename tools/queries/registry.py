@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tools.queries.composite import KEYED, keyed_template
 from tools.queries.spec import AnswerType, QuerySpec
 
 CORE_FAMILIES = ("stateless", "stateful", "incident")
@@ -79,6 +80,8 @@ def register(t: Template) -> Template:
         raise ValueError(f"template {t.name}: unknown family {t.family}")
     if t.name in TEMPLATES:
         raise ValueError(f"template {t.name} registered twice")
+    if t.name in KEYED:  # executors that take a composite entity key through the keyed view
+        t = keyed_template(t)
     TEMPLATES[t.name] = t
     return t
 

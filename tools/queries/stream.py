@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from tools.bundle.layout import is_partitioned, table_files
+from tools.queries.composite import KEYED
 from tools.queries.reference import stateless, thresholds
 from tools.queries.reference.frames import Frames, selected_rows
 from tools.queries.reference.stateless_rank import per_entity
@@ -143,6 +144,8 @@ class StreamExecutor:
         if not self.partitioned(q):
             return fn(frames, q)
         mode = how(t.name, naive)
+        if q.entity_parts and t.name in KEYED:  # the merges group by ``entity`` alone: read the columns whole
+            mode = "columns"
         key = f"{t.name}/naive" if naive else t.name
         if mode == "merged":
             partial, merge = MERGED[key]
