@@ -19,9 +19,8 @@ Two ways a template takes a composite key:
 
 Templates that keep refusing a composite key, and why:
 
-- ``event_count``, ``event_rate``, ``attribute_mean``/``std``/``percentile``, ``conditional_aggregate``,
-  ``exists``, ``forecast_*``: their answers never name, count or follow an entity (an entity filter on
-  the rows' own columns would be the only difference, and those candidates are per row anyway).
+- ``forecast_*``: they read the held-back rows (``holdout/``) through their own selection; their
+  candidates carry no ``entity_parts`` (an entity filter on a composite table selects by ``entity``).
 - ``parent_sequence_count``: counts distinct parents through a foreign key; the parent has a single id.
 - ``detect_*``, ``shape_*``, ``claim_check``, ``false_premise``, ``unanswerable``, ``incident_*``: they
   read ``incidents.json``, whose affected entities the generator names by the ``entity`` column alone (a
@@ -49,6 +48,9 @@ KEYED = frozenset({
     "transition_counts", "common_paths", "alternating_count", "threshold_without_outcome", "cross_window_delta",
     "transition_count_by", "occupancy_by", "reached_by", "top_transitions",
     "distinct_count", "top_k_by_aggregate", "group_aggregate", "attribute_extreme",
+    # per row, but an entity filter on the rows' own columns ("links that ever lost packets") selects entities
+    "event_count", "event_rate", "attribute_mean", "attribute_std", "attribute_percentile",
+    "conditional_aggregate", "exists",
 })
 COMPOSITE_OK = NATIVE | KEYED
 SEPARATOR = "/"  # "RTR_001/eth2": the parts in key order, joined (a part may itself contain "/")

@@ -37,6 +37,7 @@ SPECS = [
     _l("group_aggregate", group_by="Device_ID", params={"agg": "max", "key": "Jitter_ms"}),
     _l("top_transitions", params={"state": LOSSY, "k": 2}),
     _l("entity_count_threshold", event_filter=[LOSS], params={"n": 30}),
+    _l("event_count", entity_filter={"predicates": [{"column": "Packet_Loss_Percent", "op": ">", "value": 1.3}]}),
 ]
 
 

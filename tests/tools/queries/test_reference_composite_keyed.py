@@ -147,7 +147,7 @@ def test_refusals_and_static_filters():
     from tools.queries.spec import EntityFilter
 
     with pytest.raises(ValueError, match="composite"):
-        key_columns(link_q("event_count"))
+        key_columns(link_q("forecast_mean"))
     ef = EntityFilter(predicates=[Predicate(column="tier", op="==", value="core")], table="transport_link_static",
                       key="Device_ID", ref="Device_ID")
     with pytest.raises(ValueError, match="static|through"):
@@ -237,3 +237,13 @@ def test_the_grader_reads_link_labels():
     assert not match_ranking("1. RTR_001/eth0 (2.00%)\n2. RTR_003/eth1 (1.51%)", want, {}).correct
     assert match_mapping("RTR_001/eth0: 3, RTR_004/eth3: 1", {"RTR_001/eth0": 3, "RTR_004/eth3": 1}, {}).correct
     assert not match_mapping("RTR_001/eth0: 3, RTR_004/eth3: 2", {"RTR_001/eth0": 3, "RTR_004/eth3": 1}, {}).correct
+
+
+def test_an_entity_filter_selects_links(data):
+    """Readings of the links that ever lost more than 1.3% of packets: the router's other link is not one."""
+    links, bundle = data
+    want = sum(len(rows) for rows in links.values() if any(float(r["Packet_Loss_Percent"]) > 1.3 for r in rows))
+    ef = {"predicates": [{"column": "Packet_Loss_Percent", "op": ">", "value": 1.3}]}
+    q = link_q("event_count", entity_filter=ef)
+    assert bundle.answer(q) == want
+    assert per_router(bundle, q) > want
