@@ -20,10 +20,12 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import zip_longest
 
 from tools.queries.context import SynthContext
+from tools.queries.natural import incident_pop as natural_pop
 from tools.queries.reference import incident as ref
 from tools.queries.registry import Candidate, Template, register
 from tools.queries.render import fmt_num, plural, pred_words, rounding_words, unit_words
 from tools.queries.sql import incident as sql
+from tools.queries.templates import incident_pop as pop
 from tools.queries.templates.incident_cands import (
     cross_candidates,
     kpi_candidates,
@@ -177,13 +179,17 @@ register(Template("incident_exists", "incident", "boolean", ref.incident_exists,
                   render_exists, balanced(exists_candidates), difficulty="hard"))
 register(Template("incident_kpi", "incident", "number", ref.incident_kpi, sql.incident_kpi,
                   render_kpi, balanced(kpi_candidates), difficulty="hard"))
-register(Template("incident_affected_count", "incident", "integer", ref.incident_affected_count,
-                  sql.incident_affected_count, render_affected, balanced(affected_candidates), difficulty="hard"))
+register(Template("incident_affected_count", "incident", "integer", pop.affected_reference, pop.affected_sql,
+                  pop.either(render_affected, pop.render_threshold, lambda q: q.p("rule") == "threshold"),
+                  balanced(pop.chain(affected_candidates, pop.threshold_candidates)), difficulty="hard",
+                  naive=pop.pref.threshold_count_naive, natural=natural_pop.incident_affected_count))
 register(Template("incident_top_k", "incident", "ranking", ref.incident_top_k, sql.incident_top_k,
                   render_top_k, balanced(top_k_candidates), difficulty="hard"))
 register(Template("incident_worst_entity", "incident", "entity", ref.incident_worst_entity,
                   sql.incident_worst_entity, render_worst, balanced(worst_candidates), difficulty="hard"))
-register(Template("incident_vs_baseline", "incident", "boolean", ref.incident_vs_baseline,
-                  sql.incident_vs_baseline, render_vs_baseline, balanced(vs_baseline_candidates), difficulty="hard"))
+register(Template("incident_vs_baseline", "incident", "boolean", pop.vs_baseline_reference, pop.vs_baseline_sql,
+                  pop.either(render_vs_baseline, pop.render_population, lambda q: q.p("baseline_entities") is not None),
+                  balanced(pop.chain(vs_baseline_candidates, pop.population_candidates)), difficulty="hard",
+                  naive=pop.pref.vs_population_naive, natural=natural_pop.incident_vs_baseline))
 register(Template("incident_cross_entity", "incident", "number", ref.incident_kpi, sql.incident_kpi,
                   render_kpi, balanced(cross_candidates), difficulty="hard"))
