@@ -66,7 +66,7 @@ class QueryPlan(SpecModel):
     mix: dict[str, float] = {"stateless": 0.3, "stateful": 0.4, "incident": 0.3}
     # "closed": every question's period includes both ends (tools/queries/closed.py); default half-open
     windows: Literal["half_open", "closed"] = "half_open"
-    # opt-in question variants (issue 19; docs/QUESTION-WORDING.md): incident baselines over another population
+    # opt-in question variants (issue 19; docs/INCIDENT-VARIANTS.md): incident baselines over another population
     # (the unaffected peers in the same window, the whole fleet in a reference period) and affected counts by
     # a stated numeric threshold. Default suites are unchanged.
     variants: list[Literal["peer_baseline", "fleet_baseline", "threshold_count"]] = []
