@@ -44,7 +44,8 @@ def _threshold(c: Candidate, ctx: SynthContext) -> tuple[str, str]:
     u = unit_words(inc.t.key(q.p("key")).unit)
     op = OP_WORDS[q.p("op")]
     one = words.rows_noun(inc)[:-1]
-    return (clean(f"{_h(c, 'when', ctx=ctx)}, how many {_h(c, 'pop', ctx=ctx)} had {kw} {op} {thr}?"),
+    of = "of " if op.startswith("at ") else ""  # 'had latency of at least 20', 'had latency above 20'
+    return (clean(f"{_h(c, 'when', ctx=ctx)}, how many {_h(c, 'pop', ctx=ctx)} had {kw} {of}{op} {thr}?"),
             f"A {inc.t.noun} counts when at least one of its {one}s in that period has {kw} {op} {thr}"
             f"{' ' + u if u else ''}.")
 
