@@ -32,7 +32,7 @@ def test_one_document_per_pattern_kind():
 def test_one_document_per_query_template_with_its_family():
     templates = load_templates()
     docs = {d.id.removeprefix("template:"): d for d in template_docs()}
-    assert sorted(docs) == sorted(templates) and len(docs) == 52
+    assert sorted(docs) == sorted(templates) and len(docs) == 53
     for name, t in templates.items():
         assert t.family in docs[name].tags and "Exposes:" in docs[name].text
 
@@ -67,7 +67,7 @@ def test_builtin_ids_are_unique_and_cover_every_kind():
     docs = builtin_docs()
     assert len({d.id for d in docs}) == len(docs)
     kinds = Counter(d.kind for d in docs)
-    assert kinds["pattern"] == 14 and kinds["template"] == 52 and kinds["persona"] >= 5
+    assert kinds["pattern"] == 14 and kinds["template"] == 53 and kinds["persona"] >= 5
     assert {d.domains[0] for d in docs if d.kind == "pack"} == set(list_packs())
 
 

@@ -62,8 +62,10 @@ def outcome_record(o: Outcome, qid: str, ctx: SynthContext) -> dict[str, Any]:
     from tools.queries.stream import explain
 
     t, c = o.template, o.candidate
+    src = c.spec.p("source")  # incident_cross_table: the incident is found on another table
     tables = sorted({c.spec.table, *([c.spec.entity_filter.table] if c.spec.entity_filter and
-                                     c.spec.entity_filter.table else [])})
+                                     c.spec.entity_filter.table else []),
+                     *([src["table"]] if isinstance(src, dict) and src.get("table") else [])})
     text = explain(ctx, t, c, o.answer) if t.explain else answer_text(o.answer, t.type_of(c.spec), c.unit, c.decimals)
     extra = {"precise_question": c.hints.get("precise") or o.precise_question or o.question,
              "evidence": c.hints.get("evidence") or o.evidence}

@@ -15,7 +15,7 @@ from tools.queries.registry import load_templates
 pytestmark = pytest.mark.slow
 PACKS = {"iot": 0.1, "ecommerce": 0.1, "telecom": 0.5, "observability": 0.5, "security": 0.1}
 INCIDENT = ["incident_exists", "incident_kpi", "incident_affected_count", "incident_top_k",
-            "incident_worst_entity", "incident_vs_baseline", "incident_cross_entity"]
+            "incident_worst_entity", "incident_vs_baseline", "incident_cross_entity", "incident_cross_table"]
 HIDDEN = [t for t in INCIDENT if t != "incident_exists"]  # the incident is named, never its window
 
 
