@@ -48,7 +48,7 @@ def vs_population(frames: Frames, q: QuerySpec, entities=None) -> dict:
 def vs_population_naive(frames: Frames, q: QuerySpec) -> dict | None:
     """The misread baseline: every entity (the window's own included) over the question's own window, i.e.
     the affected entities counted in their peers' baseline, or the fleet's reference period ignored."""
-    if q.p("baseline_entities") is None:
+    if q.p("baseline_entities") is None or q.window is None:
         return None
     w = {"start": q.window.start, "end": q.window.end}
     return vs_population(frames, q.model_copy(update={"params": {**q.params, "baseline": w}}), "all")
