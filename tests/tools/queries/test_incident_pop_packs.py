@@ -128,3 +128,11 @@ def test_an_opted_in_suite_asks_the_variants(packs):
            r["params"]["params"].get("rule") == "threshold"}
     assert got == {"threshold_count", "population"}
     assert not suite.disagreements
+    # one right answer under preamble + evidence: every number of the precise wording is told
+    from tests.tools.queries.test_natural_wording import MIDNIGHT_END, _nums
+    from tools.queries.conventions import load_header, preamble_text
+
+    pre = preamble_text(load_header(bundle))
+    for r in suite.records:
+        missing = _nums(MIDNIGHT_END.sub("", r["precise_question"])) - _nums(f"{r['question']} {r['evidence']} {pre}")
+        assert not missing, (r["id"], missing, r["question"], r["evidence"])
