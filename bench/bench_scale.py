@@ -84,7 +84,11 @@ def child(phase: str, bundle: str, memory_limit: str) -> None:
     else:
         from tools.queries.suite import build_suite
 
-        suite = build_suite(Path(bundle))
+        def progress(done: int, total: int) -> None:  # on stderr: a long run shows where it is
+            print(f"queries: {done}/{total} kept, {time.perf_counter() - t:.0f} s, peak RSS {_rss_mb():.0f} MB",
+                  file=sys.stderr, flush=True)
+
+        suite = build_suite(Path(bundle), progress=progress)
         from collections import Counter
 
         from tools.queries.stream import how

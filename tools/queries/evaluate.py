@@ -19,6 +19,7 @@ from tools.queries.registry import Candidate, Template
 from tools.queries.screens import degenerate_reason, naive_in_domain
 from tools.queries.spec import QuerySpec, Window
 from tools.queries.stream import executor, views_only
+from tools.queries.stream_entity import NotStreamed
 
 WINDOW_REL_BOUND = 0.10  # drop questions whose answer moves more than this with a one-step edge shift
 EVENT_STEP_S = 60.0      # "one cadence step" for event logs
@@ -169,16 +170,24 @@ def evaluate(t: Template, c: Candidate, ctx: SynthContext, render: bool = True) 
     if sens_rel > WINDOW_REL_BOUND:
         out.reason = f"window-unstable: moving the window by one step changes the answer by {sens_rel:.0%}"
         return out
-    if screener(t, ctx, q) == "reference":
-        out.answer, out.sql_answer = first, run_sql(ctx, out.gold_sql, atype)
-    else:
-        out.answer, out.sql_answer = run_reference(ctx, t, q), first
+    try:
+        if screener(t, ctx, q) == "reference":
+            out.answer, out.sql_answer = first, run_sql(ctx, out.gold_sql, atype)
+        else:
+            out.answer, out.sql_answer = run_reference(ctx, t, q), first
+    except NotStreamed as exc:  # a world too big for this template's pandas reference
+        out.reason = f"not answered: {exc}"
+        return out
     if not agree(out.answer, out.sql_answer):
         out.reason = f"executors disagree: pandas {out.answer!r} vs SQL {out.sql_answer!r}"
         out.disagreement = True
         return out
     if t.naive is not None:
-        out.naive = run_naive(ctx, t, q)
+        try:
+            out.naive = run_naive(ctx, t, q)
+        except NotStreamed as exc:
+            out.reason = f"not answered: {exc}"
+            return out
         if not naive_in_domain(t, c, out.naive):  # no agent would answer that: not a misreading to record
             if t.family == "stateful":  # a stateful question exists to show its misreading: drop it
                 out.reason = "no plausible naive reading: the misreading falls outside the answer's domain"

@@ -2,7 +2,7 @@
 
 A partitioned bundle (``--engine dask``) stores every table as ``data/<table>/part-NNNNN.parquet``,
 one part per generator shard; an entity never spans parts. Instead of loading a table whole, a
-template's reference answer is computed in one of three ways (``how(template)`` says which):
+template's reference answer is computed in one of four ways (``how(template)`` says which):
 
 - **merged** (``MERGED``): the template's own reference function runs on one part at a time (an
   entity-local answer: its rows are all there) and the per-part results merge exactly: counts and
@@ -14,8 +14,14 @@ template's reference answer is computed in one of three ways (``how(template)`` 
   original reference then runs once on their concatenation, which is the whole table's selection in
   the same order, so the answer is bit for bit the single-file one. Peak memory: one part plus the
   selected values (a few bytes per selected row, not the table).
-- **columns** (everything else: the stateful, incident, shape, detection, claim and forecast
-  templates): the original reference on every part but only the columns the query names.
+- **entity** (``ENTITY``, tools/queries/stream_entity.py: the stateful and incident templates) on
+  worlds whose data.duckdb holds views (``entity_forms``): per-entity forms, one part at a time, whose
+  fold does the template's cross-entity reduction once (counts add, means over the parts' values
+  concatenated in order), bit for bit the whole table's answer; the naive reading rides along on
+  the same pass. Peak memory: one part plus per-entity/per-episode values.
+- **columns** (everything else, and the entity templates on smaller worlds, where pandas screens
+  them many times): the original reference on every part but only the columns the query names. Above
+  ``COLUMNS_MAX_ROWS`` rows a template without a streaming form is not asked (``NotStreamed``).
 
 A bundle with one Parquet file per table takes none of these paths: the reference runs on the
 context's frames exactly as before, so single-file bundles' suites are unchanged.
@@ -37,6 +43,13 @@ from tools.queries.reference.frames import Frames, selected_rows
 from tools.queries.reference.stateless_rank import per_entity
 from tools.queries.registry import Template
 from tools.queries.spec import QuerySpec
+from tools.queries.stream_entity import (
+    COLUMNS_MAX_ROWS,
+    ENTITY,
+    ENTITY_SELECTION,
+    Refusing,
+    entity_pass,
+)
 from tools.queries.stream_frames import SliceFrames, categorize, needed_columns
 
 
@@ -107,9 +120,14 @@ SELECTION: dict[str, Callable[[QuerySpec], QuerySpec]] = {
 
 def how(template: str, naive: bool = False) -> str:
     """How a template's reference answer (or naive reading) is computed on a partitioned bundle:
-    ``merged``, ``selection`` or ``columns`` (see the module docstring)."""
+    ``merged``, ``selection``, ``entity`` (big worlds; ``columns`` otherwise) or ``columns`` (see the
+    module docstring)."""
     key = f"{template}/naive" if naive else template
-    return "merged" if key in MERGED else "selection" if key in SELECTION else "columns"
+    if key in MERGED:
+        return "merged"
+    if key in SELECTION:
+        return "selection"
+    return "entity" if key in ENTITY or key in ENTITY_SELECTION else "columns"
 
 
 def concat_parts(rows: list[pd.DataFrame]) -> pd.DataFrame:
@@ -130,9 +148,14 @@ def concat_parts(rows: list[pd.DataFrame]) -> pd.DataFrame:
 class StreamExecutor:
     """Runs reference answers and naive readings on one bundle (one per synthesis context)."""
 
-    def __init__(self, bundle: Path | str):
+    def __init__(self, bundle: Path | str, entity_forms: Callable[[str], bool] | None = None):
+        """``entity_forms(table)``: whether the per-entity forms stream that table (default: always);
+        otherwise its stateful and incident templates read the needed columns whole (faster when
+        pandas screens them many times, as it does on worlds whose data.duckdb holds a copy)."""
         self.bundle = Path(bundle)
+        self.entity_forms = entity_forms or (lambda table: True)
         self._columns: tuple[tuple, SliceFrames] | None = None  # the last column-pruned frames, reused once
+        self._naive: dict[tuple, Any] = {}  # the naive reading computed along with the last entity-form answer
 
     def partitioned(self, q: QuerySpec) -> bool:
         """Whether the query's table is stored as several parts."""
@@ -147,12 +170,27 @@ class StreamExecutor:
         if q.entity_parts and t.name in KEYED:  # the merges group by ``entity`` alone: read the columns whole
             mode = "columns"
         key = f"{t.name}/naive" if naive else t.name
+        if mode == "entity" and not self.entity_forms(q.table):
+            mode = "columns"
         if mode == "merged":
             partial, merge = MERGED[key]
             return merge([partial(f, q) for f in self._parts(q)], q)
-        if mode == "selection":
-            return fn(self._selection(SELECTION[key](q)), q.model_copy(update={"entity_filter": None}))
+        if mode == "selection" or (mode == "entity" and key in ENTITY_SELECTION):
+            sel = SELECTION.get(key, lambda x: x)(q)
+            return fn(self._selection(sel), q.model_copy(update={"entity_filter": None}))
+        if mode == "entity":
+            done, answer = entity_pass(lambda: self._parts(q), t, q, naive, fn, self._naive)
+            if done:
+                return answer
+        if self.entity_forms(q.table) and self._rows(q.table) > COLUMNS_MAX_ROWS:
+            return fn(Refusing(self.bundle, q.table, f"{key} has no streaming form and {q.table} has more "
+                                f"than {COLUMNS_MAX_ROWS:,} rows: not asked on this world"), q)
         return self._on_columns(fn, q)
+
+    def _rows(self, table: str) -> int:
+        import pyarrow.parquet as pq
+
+        return sum(pq.ParquetFile(p).metadata.num_rows for p in table_files(self.bundle, table))
 
     def _parts(self, q: QuerySpec):
         """One ``SliceFrames`` per part of the query's table, with the needed columns (other tables whole)."""
@@ -186,8 +224,8 @@ class StreamExecutor:
 def executor(ctx: Any) -> StreamExecutor:
     """The context's streaming executor (kept in its memo, created on first use)."""
     key = ("stream-executor",)
-    if key not in ctx.memo:
-        ctx.memo[key] = StreamExecutor(ctx.bundle)
+    if key not in ctx.memo:  # the per-entity forms where pandas answers once per candidate (views-only worlds)
+        ctx.memo[key] = StreamExecutor(ctx.bundle, lambda table: views_only(ctx, table))
     return ctx.memo[key]
 
 

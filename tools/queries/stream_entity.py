@@ -1,0 +1,93 @@
+"""The ``entity`` path of the streaming reference executor (tools/queries/stream.py): per-entity forms of
+the stateful and incident templates, one part at a time, for worlds too big to read whole.
+
+``ENTITY`` maps a template (or ``"<template>/naive"``) to ``(make, fold)``: ``make(fn, q)`` gives the
+partial to run on each part (``fn`` is the template's own function; None: no streaming form for this
+query) and ``fold(partials, q)`` reduces the parts' results, consumed in part order
+(tools/queries/stream_states.py, stream_episodes.py, stream_incident.py). A template with no form on
+a table above ``COLUMNS_MAX_ROWS`` is not answered there (``NotStreamed``): reading its columns whole
+is what does not fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from tools.queries.reference.frames import Frames
+from tools.queries.spec import QuerySpec
+from tools.queries.stream_episodes import Fold, Partial
+from tools.queries.stream_frames import SliceFrames
+from tools.queries.stream_incident import INCIDENT, INCIDENT_SELECTION
+from tools.queries.stream_states import STATEFUL
+
+ENTITY: dict[str, tuple[Callable[[Partial, QuerySpec], Partial | None], Fold]] = {**STATEFUL, **INCIDENT}
+ENTITY_SELECTION = frozenset(INCIDENT_SELECTION)  # entity-path templates that read only the selected rows
+COLUMNS_MAX_ROWS = 50_000_000  # above, a template without a streaming form is not answered (``NotStreamed``)
+
+
+class NotStreamed(ValueError):
+    """A template without a streaming form asked on a table too big to read whole."""
+
+
+class Refusing(SliceFrames):
+    """Frames that refuse to read one table (a function that does not read it still answers)."""
+
+    def __init__(self, bundle: Path, table: str, why: str):
+        super().__init__(bundle)
+        self._refused, self._why = table, why
+
+    def _load(self, name: str) -> pd.DataFrame:
+        if name == self._refused:
+            raise NotStreamed(self._why)
+        return super()._load(name)
+
+
+class _Failed:
+    """A part's naive partial that raised (the naive reading raises it when asked)."""
+
+    def __init__(self, exc: Exception):
+        self.exc = exc
+
+
+def entity_pass(parts: Callable[[], Iterator[Frames]], t: Any, q: QuerySpec, naive: bool,
+                fn: Partial, store: dict) -> tuple[bool, Any]:
+    """``(True, answer)`` from one pass over ``parts()`` with the per-entity form of ``t`` (its naive
+    reading if ``naive``), or ``(False, None)`` when there is none for ``q``. The naive reading (asked
+    right after the answer) rides along on the same parts; ``store`` keeps it for that call."""
+    key = f"{t.name}/naive" if naive else t.name
+    make, fold = ENTITY[key]
+    memo = (t.name, q.model_dump_json())
+    if naive and memo in store:
+        got = store.pop(memo)
+        if isinstance(got, Exception):
+            raise got
+        return True, got
+    if (partial := make(fn, q)) is None:
+        return False, None
+    side = ENTITY.get(f"{t.name}/naive") if not naive and t.naive is not None else None
+    side_partial = side[0](t.naive, q) if side else None
+    if side_partial is None:
+        return True, fold((partial(f, q) for f in parts()), q)
+    rides: list = []
+
+    def both() -> Iterable:
+        for f in parts():
+            try:
+                rides.append(side_partial(f, q))
+            except Exception as exc:  # noqa: BLE001 - raised again when the naive reading is asked
+                rides.append(_Failed(exc))
+            yield partial(f, q)
+
+    answer = fold(both(), q)
+    failed = next((r.exc for r in rides if isinstance(r, _Failed)), None)
+    try:
+        naive_answer = failed if failed is not None else side[1](iter(rides), q)
+    except Exception as exc:  # noqa: BLE001 - as above
+        naive_answer = exc
+    store.clear()
+    store[memo] = naive_answer
+    return True, answer

@@ -1,0 +1,103 @@
+"""Streaming forms of the incident templates on partitioned bundles (tools/queries/stream.py).
+
+- ``incident_kpi``, ``incident_cross_entity``, ``incident_top_k``, ``incident_exists`` read only the
+  selected rows (population, event filter, window): they take the **selection** path (each part's
+  selected rows, concatenated in part order, then the reference once).
+- ``incident_affected_count`` counts entities by a per-entity rule: per-part counts add.
+- ``incident_worst_entity`` ranks exact per-entity figures: each part gives its entities' figures,
+  the ranking runs once on all of them.
+- ``incident_vs_baseline`` compares the window's aggregate with the baseline's (by default every
+  other row of the population): each part gives the values (or counts) of both sides; the
+  aggregate (``np.mean`` etc.) runs once on the concatenation, bit for bit the whole table's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tools.queries.reference import incident as inc
+from tools.queries.reference.frames import Frames
+from tools.queries.spec import QuerySpec
+from tools.queries.stream_states import fixed, own, sum_ints
+
+INCIDENT_SELECTION = ("incident_kpi", "incident_cross_entity", "incident_top_k", "incident_exists")
+
+
+def _worst_part(frames: Frames, q: QuerySpec) -> pd.Series:
+    df, inw, inb = inc.split_rows(frames, q)
+    s = inc._per_entity(df, inw, q)
+    if q.p("baseline") is not None:
+        s = s - inc._per_entity(df, inb, q)
+    return pd.Series(s.to_numpy(dtype=float), index=[str(x) for x in s.index])
+
+
+def _worst_fold(parts: Iterable, q: QuerySpec) -> str | None:
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return None
+    f = inc._ranked(pd.concat(parts), q.p("order", "desc"))
+    return None if f.empty else str(f["e"].iloc[0])
+
+
+def _side(df: pd.DataFrame, q: QuerySpec) -> Any:
+    """What ``incident.aggregate`` needs of one part's rows: a count, or the non-null values."""
+    agg, key = q.p("agg", "mean"), q.p("key")
+    if agg == "rows":
+        return int(len(df))
+    if agg == "entities":  # an entity's rows are all in one part: distinct counts add
+        return int(df[q.entity].nunique())
+    if agg == "nulls":
+        return int(df[key].isna().sum())
+    return df[key].dropna().to_numpy(dtype=float)
+
+
+def _aggregate(sides: list, q: QuerySpec):
+    """``incident.aggregate`` over the parts' sides (the same values in the same order)."""
+    agg = q.p("agg", "mean")
+    if agg in inc.COUNT_AGGS:
+        return int(sum(sides))
+    v = np.concatenate(sides) if sides else np.zeros(0)
+    if agg == "std":
+        return float(np.std(v, ddof=1)) if v.size >= 2 else None
+    if agg == "range":
+        return float(v.max() - v.min()) if v.size >= 2 else None
+    if not v.size:
+        return None
+    return float({"mean": np.mean, "sum": np.sum, "max": np.max, "min": np.min}[agg](v))
+
+
+def _baseline_part(frames: Frames, q: QuerySpec) -> tuple[Any, Any]:
+    df, inw, inb = inc.split_rows(frames, q)
+    return _side(df[inw], q), _side(df[inb], q)
+
+
+def _baseline_fold(parts: Iterable, q: QuerySpec) -> dict:
+    ins, bases = [], []
+    for a, b in parts:
+        ins.append(a)
+        bases.append(b)
+    vi, vb = _aggregate(ins, q), _aggregate(bases, q)
+    both = vi is not None and vb is not None
+    value = both and (vi > vb if q.p("direction", "up") == "up" else vi < vb)
+    if q.p("figure", "ratio") == "ratio":
+        return {"value": bool(value), "ratio": (vi / vb) if both and vb != 0 else None}
+    return {"value": bool(value), "difference": (vi - vb) if both else None}
+
+
+def _baseline_form(fn, q: QuerySpec):
+    """Rows outside the window (or a baseline window) of the same population; another population's
+    baseline (``baseline_entities``) has no streaming form."""
+    return _baseline_part if q.p("baseline_entities") is None else None
+
+
+# template (or "<template>/naive") → (partial's maker, fold): see tools/queries/stream_states.STATEFUL
+INCIDENT = {
+    "incident_affected_count": (own, sum_ints),  # every rule counts entities by their own rows
+    "incident_affected_count/naive": (own, sum_ints),
+    "incident_worst_entity": (fixed(_worst_part), _worst_fold),
+    "incident_vs_baseline": (_baseline_form, _baseline_fold),
+}
