@@ -212,11 +212,13 @@ def fidelity_rows(spec: Spec, profiles: list[Profile], seed: int = 0, relations:
 def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, relations: list | None) -> list[FidelityRow]:
     from tools.infer.fidelity_shape import correlation_rows, group_rows, length_rows, measurement_rows
     from tools.infer.questions import question_rows
+    from tools.infer.replicate import stacked_regeneration
 
     rows: list[FidelityRow] = []
     big: dict | None = None  # a larger regeneration for the per-group checks of small samples
     group_by: dict[str, list[str]] = {}
     state_col: dict[str, str] = {}
+    stacks: dict[str, pd.DataFrame] = {}  # small periodic tables regenerated several times (tools.infer.replicate)
     by = {p.name: p for p in profiles}
     for r in relations or []:
         c, par = by[r.child], by[r.parent]
@@ -234,6 +236,9 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
             continue
         f = p.table.frame
         e = entity_for_table(spec, p.name)
+        stack = stacked_regeneration(spec, p.name, len(f), seed) if p.emission == "periodic" else None
+        if stack is not None:  # the shape, per-group and question checks of a small periodic table use it
+            stacks[p.name] = stack
         gkeys = [e.id.column, *p.keys[1:]] if p.keys else [e.id.column]
         okeys = p.keys
         want = p.series or p.entities  # several series under one id are fitted as separate entities
@@ -279,12 +284,14 @@ def _fidelity_rows(spec: Spec, profiles: list[Profile], gen: dict, seed: int, re
             labels = [c.name for c in p.columns.values() if c.role == "attribute" and c.kind == "categorical"
                       and 2 <= c.distinct <= 10]  # every label written on the rows, overridden or not
             big = _replicate(spec, seed, len(f), big)
-            gg = big.get(p.name, g) if big else g
+            gg = big.get(p.name, g) if big else stacks.get(p.name, g)
             rows += group_rows(p, f, gg, okeys, gkeys, cols, list(dict.fromkeys(group_by[p.name] + labels)))
             state_col[p.name] = cols[0]
         if p.emission:
-            rows += measurement_rows(p, f, g, okeys, gkeys) + correlation_rows(p, f, g, okeys, gkeys)
+            # a small periodic table: its shape checks against the fitted model, not one draw of it
+            gm = stacks.get(p.name, g)
+            rows += measurement_rows(p, f, gm, okeys, gkeys) + correlation_rows(p, f, gm, okeys, gkeys)
             if p.emission == "on_transition" or e.arrival is not None:
                 rows += length_rows(p, f, g, okeys, gkeys)
-    rows += question_rows(profiles, gen, group_by, state_col)
+    rows += question_rows(profiles, {**gen, **stacks}, group_by, state_col)  # small periodic tables: stacked
     return rows

@@ -92,6 +92,12 @@ def entity_spread(values: np.ndarray, ent: np.ndarray) -> float:
     return float(np.std(means)) if means.size > 1 else 0.0
 
 
+def _copies(eo: np.ndarray, eg: np.ndarray) -> str:
+    """How many regenerations the regenerated side stacks (tools.infer.replicate), when more than one."""
+    k = round((int(eg.max(initial=0)) + 1) / max(int(eo.max(initial=0)) + 1, 1))
+    return f"; regenerated x{k}" if k > 1 else ""
+
+
 def _rel(a: float, b: float) -> float:
     return abs(b - a) / abs(a) if a else (0.0 if b == 0 else 1.0)
 
@@ -117,7 +123,7 @@ def measurement_rows(p: Profile, f: pd.DataFrame, g: pd.DataFrame, okeys: list[s
             # the threshold stays 0.05; the standard error of the sample's own lag-1 (entity bootstrap) is
             # shown: a few entities with long excursions make it larger than the threshold
             out.append(FidelityRow(p.name, c.name, "lag-1 autocorrelation (abs. diff)", abs(lb - la), ACF_ABS,
-                                   f"{la:.3f} vs {lb:.3f} (sample se {_se(na, da):.3f})"))
+                                   f"{la:.3f} vs {lb:.3f} (sample se {_se(na, da):.3f}{_copies(eo, eg)})"))
         sa, sb = entity_spread(a, eo), entity_spread(b, eg)
         n = int(eo.max(initial=0)) + 1
         if n >= 3 and sa > 0:

@@ -95,8 +95,42 @@ def _dur(seconds: float) -> str:
     return format_duration(max(round(seconds, 3 if seconds < 60 else 0), 0.001))  # whole seconds from a minute
 
 
-def fit_dwell(durations: np.ndarray, seed: int = 0) -> Fit:
-    """The best dwell family for durations in seconds (fixed when they are all equal)."""
+def fit_dwell(durations: np.ndarray, seed: int = 0, censored: np.ndarray | None = None) -> Fit:
+    """The best dwell family for durations in seconds (fixed when they are all equal). ``censored``: the
+    stays still running when the sample ends (their time so far); the family is chosen on the finished
+    stays, its parameters then fitted by censored maximum likelihood (``_censored``)."""
+    fit = _fit_dwell(durations, seed)
+    c = np.empty(0) if censored is None else censored[np.isfinite(censored) & (censored > 0)].astype(float)
+    if c.size and isinstance(fit.dist, (Exponential, Gamma, LogNormalDwell)):
+        fit.dist = _censored(fit.dist, durations[np.isfinite(durations)].astype(float), c, seed)
+    return fit
+
+
+def _censored(dist, done: np.ndarray, cens: np.ndarray, seed: int):
+    """``dist``'s family refitted with the censored stays: the finished stays alone are biased short (a
+    long stay is the one a sample window is most likely to cut off, so a state's mean dwell, and with it
+    the time spent in each state, would come back too short)."""
+    if isinstance(dist, Exponential):
+        return Exponential(kind="exponential", mean=_dur((done.sum() + cens.sum()) / max(done.size, 1)))
+    rng = np.random.default_rng(seed)
+    n = done.size + cens.size
+    if n > FIT_SAMPLE:  # the same share of each
+        k = max(1, round(FIT_SAMPLE * done.size / n))
+        done, cens = rng.choice(done, k, replace=False), rng.choice(cens, max(1, FIT_SAMPLE - k), replace=False)
+    unit = float(np.mean(done)) or 1.0  # fitted in units of the finished stays' mean (well scaled)
+    data = stats.CensoredData(uncensored=np.maximum(done, 0.001) / unit, right=cens / unit)
+    try:
+        if isinstance(dist, Gamma):
+            a, _, scale = stats.gamma.fit(data, float(dist.shape), floc=0, scale=1 / float(dist.shape))
+            return Gamma(kind="gamma", mean=_dur(a * scale * unit), shape=_sig(a, 3))
+        s, _, scale = stats.lognorm.fit(data, float(dist.sigma) or 0.5, floc=0, scale=float(np.exp(np.mean(np.log(
+            np.maximum(done, 0.001) / unit)))))
+        return LogNormalDwell(kind="lognormal", median=_dur(scale * unit), sigma=_sig(s, 3))
+    except (ValueError, RuntimeError, FloatingPointError):  # no convergence: the finished stays' fit
+        return dist
+
+
+def _fit_dwell(durations: np.ndarray, seed: int = 0) -> Fit:
     d = durations[np.isfinite(durations)].astype(float)
     d = np.maximum(d, 0.001)
     if d.size == 0:

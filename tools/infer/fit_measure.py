@@ -13,7 +13,8 @@ import pandas as pd
 
 from tools.common.durations import format_duration
 from tools.infer.fit_dist import _sig, decimals_of
-from tools.infer.fit_noise import caps, fit_noise, group_median, median
+from tools.infer.fit_noise import caps, far_rows, fit_noise, group_median, median
+from tools.infer.fit_tails import spike_free_scales
 from tools.spec.distributions import Normal
 from tools.spec.entity import Attribute
 from tools.spec.measurement import (
@@ -26,7 +27,6 @@ from tools.spec.measurement import (
 DAY = 86400.0
 MONDAY = 345600.0  # 1970-01-05T00:00Z: seasonal phases are measured from a Monday (tools.generate.measure)
 OLS_SAMPLE = 200_000
-AR_SERIES = 16
 MAX_GROUPS = 50
 FLOOR_STATE = 0.2  # a state whose values spread this little (vs the entities' levels) sets the value
 MIN_COMMON = 5  # series sharing a timestamp before their common part is taken out of the noise
@@ -103,11 +103,19 @@ def _ols(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.linalg.lstsq(X.T @ X, X.T @ y, rcond=None)[0]
 
 
-def _inliers(resid: np.ndarray) -> np.ndarray:
-    """Rows within 4 robust sigmas: rare excursions (incidents, degraded episodes) do not move the level."""
-    dev = np.abs(resid - median(resid))
-    mad = 1.4826 * median(dev)
-    return dev <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
+def _inliers(resid: np.ndarray, state: np.ndarray | None = None) -> np.ndarray:
+    """Rows within 4 robust sigmas of their state's residuals: rare excursions (incidents, degraded
+    episodes) do not move the level, and a state's own wider noise is not taken for excursions (trimming
+    it at the usual state's sigma would bias that state's shift)."""
+    if state is None:
+        dev = np.abs(resid - median(resid))
+        mad = 1.4826 * median(dev)
+        return dev <= 4 * mad if mad > 0 else np.ones(resid.size, bool)
+    out = np.ones(resid.size, bool)
+    for s in np.unique(state):
+        rows = np.flatnonzero(state == s)
+        out[rows] = _inliers(resid[rows])
+    return out
 
 
 def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: float, entity: np.ndarray,
@@ -137,7 +145,7 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
     X, cols = _design(t[pick], start, None if state is None else state[pick], base_state, n_states, seasonal, trend)
     y = v[pick]
     coef = _ols(X, y)
-    inlier = _inliers(y - X @ coef)
+    inlier = _inliers(y - X @ coef, None if state is None else state[pick])
     coef = _ols(X[inlier], y[inlier])
     # trend and seasonality are judged against the noise within an entity, not the spread between entities
     r0 = pd.Series(y - X @ coef)
@@ -229,8 +237,8 @@ def fit_measurement(name: str, kind: str, v: np.ndarray, t: np.ndarray, start: f
         name=name, unit=_unit(name), base=_sig(base), trend=_sig(c.get("trend", 0.0)),
         seasonality=[Seasonality(period=tag, amplitude=_sig(a / base if poisson else a, 4), peak=pk,
                                  mode="multiplicative" if poisson else "additive") for tag, a, pk in season],
-        noise=noise, spikes=nf.spikes, states=states, attribute_effects=effects, bounds=(lo, hi), integer=integer and not poisson,
-        decimals=digits)
+        noise=noise, spikes=nf.spikes, states=spike_free_scales(states, noise, nf.spikes), attribute_effects=effects,
+        bounds=(lo, hi), integer=integer and not poisson, decimals=digits)
     ar = f" phi={[round(x, 2) for x in nf.phi]} (order by BIC) from {nf.n_series} series" if nf.phi else ""
     parts = [f"level {_sig(base, 4)}", f"noise {noise.kind}{ar}" + (f": {nf.note}" if nf.note else "")]
     if nf.spikes:
@@ -281,8 +289,12 @@ def _without_common(resid: np.ndarray, codes: np.ndarray, series: np.ndarray) ->
     Rescaled by sqrt(n / (n - 1)) so the within-entity spread stays unbiased."""
     if np.count_nonzero(np.bincount(series)) < MIN_COMMON:
         return resid
-    n = np.bincount(codes)
+    # the common part from the rows within 4 robust sigmas: a spike of one series is not spread (by a
+    # 1/n share of it) into every other series as white noise that would hide their autocorrelation
+    calm = ~far_rows(resid)
+    n = np.bincount(codes, weights=calm.astype(float), minlength=int(codes.max(initial=0)) + 1)
     shared = n >= MIN_COMMON
-    mean = np.where(shared, np.bincount(codes, weights=resid) / np.maximum(n, 1), 0.0)
+    mean = np.where(shared, np.bincount(codes, weights=np.where(calm, resid, 0.0), minlength=n.size)
+                    / np.maximum(n, 1), 0.0)
     factor = np.where(shared, np.sqrt(n / np.maximum(n - 1, 1)), 1.0)
     return (resid - mean[codes]) * factor[codes]  # per distinct time, then one gather per row

@@ -14,7 +14,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from tools.infer.fit_dist import _sig
-from tools.infer.fit_tails import student_t
+from tools.infer.fit_tails import core_share, student_t
 from tools.spec.measurement import ArNoise, IidNoise, NoiseLink, NoNoise, PoissonNoise, Spikes
 
 AR_SERIES = 8
@@ -163,9 +163,20 @@ def _series_pick(series: np.ndarray) -> list[np.ndarray]:
     return [np.arange(starts[k], starts[k] + counts[k]) for k in pick if counts[k] >= 30]
 
 
-def fit_ar(resid: np.ndarray, series: np.ndarray, sd: float) -> tuple[list[float], int]:
+def _yule_walker(x: np.ndarray, p: int, share: float) -> np.ndarray:
+    """AR(p) coefficients from the autocovariances of ``x`` with the lag-0 one scaled by ``share`` (the
+    part of the variance that is the AR process, not white noise on top of it)."""
+    g = np.array([float(np.dot(x[k:], x[: x.size - k])) / x.size for k in range(p + 1)])
+    g[0] *= share
+    toeplitz = g[np.abs(np.subtract.outer(np.arange(p), np.arange(p)))]
+    return np.linalg.solve(toeplitz, g[1:])
+
+
+def fit_ar(resid: np.ndarray, series: np.ndarray, sd: float, share: float = 1.0) -> tuple[list[float], int]:
     """AR coefficients (median per lag over the longest series) with the order statsmodels'
-    ``ar_select_order`` (BIC, up to MAX_LAG lags) picks most often; [] for white noise."""
+    ``ar_select_order`` (BIC, up to MAX_LAG lags) picks most often; [] for white noise. With ``share``
+    < 1 (isolated spikes: white noise on top of the AR process) the coefficients are the Yule-Walker ones
+    of the AR part, whose variance is that share of the rows'."""
     from statsmodels.tsa.ar_model import AutoReg, ar_select_order
 
     # spikes would bias the coefficients: rows beyond 4 sigma are interpolated from their neighbours
@@ -193,8 +204,13 @@ def fit_ar(resid: np.ndarray, series: np.ndarray, sd: float) -> tuple[list[float
             # a weak but shared lag-1 dependence that BIC misses on short series: keep it when the median
             # coefficient over the series is clearly non-zero
             phi1 = float(np.median([AutoReg(x, lags=1, trend="n").fit().params[0] for x in xs]))
-            return ([phi1] if abs(phi1) >= PHI_MIN else []), len(xs)
-        coefs = np.array([AutoReg(x, lags=p, trend="n").fit().params for x in xs])
+            if abs(phi1) < PHI_MIN:
+                return [], len(xs)
+            p = 1
+        if share < 1:
+            coefs = np.array([_yule_walker(x, p, share) for x in xs])
+        else:
+            coefs = np.array([AutoReg(x, lags=p, trend="n").fit().params for x in xs])
     return [float(c) for c in np.median(coefs, axis=0)], len(xs)
 
 
@@ -227,9 +243,11 @@ def fit_noise(resid: np.ndarray, series: np.ndarray, periodic: bool, poisson: bo
     if sd < 1e-9:  # exact (up to float rounding): no noise
         return NoiseFit(NoNoise(kind="none"), None, [], 0, 0.0)
     share = tail_share(resid)
+    sd0 = sd
     spikes, sd = fit_spikes(resid, sd, series)  # the spikes widen the robust sigma a little: the base noise is narrower
     ar_in = resid if within is None else within
-    phi, n_ar = fit_ar(ar_in, series, robust_sd(ar_in) or sd) if periodic else ([], 0)
+    share_ar = core_share(sd, spikes.rate, spikes.scale, TAIL_K * sd0) if spikes and spikes.length <= 1 else 1.0
+    phi, n_ar = fit_ar(ar_in, series, robust_sd(ar_in) or sd, share_ar) if periodic else ([], 0)
     if not phi:
         heavy = student_t(resid, spikes, sd) if share >= HEAVY_MIN and (spikes is None or spikes.length <= 1) else None
         if heavy:  # heavy tails everywhere, not rare spikes on a Gaussian core

@@ -134,7 +134,8 @@ def machine_from_codes(prof: Profile, st: np.ndarray, t: np.ndarray, ent: np.nda
             continue
         done = dwell_done[(e_st == s) & has_next]
         if done.size >= MIN_COMPLETED_RUNS:
-            states[name] = StateDef(dwell=fit_dwell(done.astype(float), seed + s).dist)
+            cens = censored_time[(e_st == s) & ~has_next].astype(float)
+            states[name] = StateDef(dwell=fit_dwell(done.astype(float), seed + s, cens).dist)
         else:
             total = float(done.sum() + censored_time[(e_st == s) & ~has_next].sum())
             states[name] = StateDef(dwell=censored_exponential(total, done.size))

@@ -75,3 +75,43 @@ def student_t(resid: np.ndarray, spikes, s0: float, seed: int = 0) -> tuple[floa
     note = f"Student-t df {df:.3g} (AIC {aic_t:.0f} vs Gaussian {aic_n:.0f}" + (
         f", spike mixture {aic_m:.0f})" if math.isfinite(aic_m) else ")")
     return df, float(scale), note
+
+
+def core_share(s0: float, rate: float, scale: float, c: float) -> float:
+    """The share of the variance of residuals within +-``c`` (the rows AR coefficients are fitted on, far
+    rows taken out) that belongs to the Gaussian core ``s0`` of the spike mixture. Isolated spikes are
+    white noise: the many moderate ones inside +-c add variance but no autocovariance, so coefficients
+    fitted on those rows come out too small by this factor (and the spikes added back on regeneration
+    would shrink the lag-1 autocorrelation twice)."""
+    if s0 <= 0 or rate <= 0 or c <= 0:
+        return 1.0
+    s1 = math.hypot(s0, scale)
+
+    def inside(s: float) -> tuple[float, float]:  # P(|x| <= c) and E[x^2; |x| <= c] for N(0, s)
+        t = c / s
+        p = 1 - 2 * float(stats.norm.sf(t))
+        return p, s * s * (p - 2 * t * float(stats.norm.pdf(t)))
+
+    (p0, m0), (p1, m1) = inside(s0), inside(s1)
+    var = ((1 - rate) * m0 + rate * m1) / max((1 - rate) * p0 + rate * p1, 1e-12)
+    return min(1.0, m0 / max(p0, 1e-12) / var) if var > 0 else 1.0
+
+
+def spike_free_scales(states: dict, noise, spikes) -> dict:
+    """The states' noise scales for the noise without its spikes: a state's scale is measured on all its
+    residuals (the usual state's spikes included), but on regeneration it multiplies only the Gaussian or
+    AR noise and the spikes come on top, unscaled; a wider state would come back narrower than sampled."""
+    if not states or spikes is None or spikes.length > 1 or noise.kind not in ("iid", "ar"):
+        return states
+    from statsmodels.tsa.arima_process import arma_acovf
+
+    core = noise.sigma ** 2 * (float(arma_acovf(np.r_[1.0, -np.asarray(noise.phi)], np.array([1.0]), nobs=1)[0])
+                               if noise.kind == "ar" else 1.0)
+    spike = spikes.rate * spikes.scale ** 2
+    out = {}
+    for name, eff in states.items():
+        if eff.noise_scale > 0 and eff.scale != 0:
+            scale = math.sqrt(max(eff.noise_scale ** 2 * (core + spike) - spike, 0.0) / core)
+            eff = eff.model_copy(update={"noise_scale": round(scale, 3)})
+        out[name] = eff
+    return out

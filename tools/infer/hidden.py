@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tools.common.dwell import Exponential, Gamma, dwell_mean_seconds
 from tools.infer.fit_dist import censored_exponential
 from tools.infer.fit_noise import (
     ISOLATED_MIN,
@@ -21,7 +22,7 @@ from tools.infer.fit_noise import (
     group_median,
     isolated_share,
 )
-from tools.infer.fit_states import StateFit, machine_from_codes
+from tools.infer.fit_states import StateFit, machine_from_codes, normalised
 from tools.infer.profile import Profile, seconds
 
 EXTEND_K = 2.5    # robust sigmas: an excursion lasts while its rows stay this far
@@ -30,15 +31,29 @@ MAX_SHARE = 0.2   # a "regime" covering more of the rows than this is not an inc
 NAMES = ["normal", "incident"]
 
 
-def _far_per_entity(x: np.ndarray, ent: np.ndarray, k: float = 4.0) -> np.ndarray:
-    """Rows more than ``k`` robust sigmas from their entity's median (missing values are never far)."""
+def _far_per_entity(x: np.ndarray, ent: np.ndarray, k: float = 4.0) -> tuple[np.ndarray, np.ndarray]:
+    """Rows more than ``k`` robust sigmas from their entity's median (missing values are never far), and
+    whether each row is above that median."""
     ok = np.isfinite(x)
     med = group_median(x[ok], ent[ok])
     per = np.zeros(int(ent.max(initial=0)) + 1)
     per[med.index.to_numpy()] = med.to_numpy()
     far = np.zeros(x.size, bool)
     far[ok] = far_rows(x[ok] - per[ent[ok]], k)
-    return far
+    return far, ok & (x > per[ent])
+
+
+def _excursions(x: np.ndarray, ent: np.ndarray, same_prev: np.ndarray) -> np.ndarray:
+    """The rows of a measurement's sustained excursions: runs of at least MIN_RUN rows on one side of the
+    entity's median, beyond EXTEND_K sigmas and beyond 4 somewhere. Far rows of different measurements,
+    or on opposite sides, that merely fall close together are coinciding spikes, not an incident (the clean
+    link table has such pairs: one far-up packet loss row beside a far-down jitter row)."""
+    core, up = _far_per_entity(x, ent)
+    wide, _ = _far_per_entity(x, ent, EXTEND_K)
+    out = np.zeros(x.size, bool)
+    for side in (up, ~up):
+        out |= _long_runs(_hysteresis(core & side, wide & side, same_prev), same_prev)
+    return out
 
 
 def _runs(flag: np.ndarray, same_prev: np.ndarray) -> np.ndarray:
@@ -73,13 +88,14 @@ def hidden_regime(prof: Profile, sf: pd.DataFrame, seed: int = 0) -> StateFit | 
     used = []
     for c in [c.name for c in prof.columns.values() if c.role == "measurement"]:
         x = sf[c].to_numpy(dtype=float)
-        far = _hysteresis(_far_per_entity(x, ent), _far_per_entity(x, ent, EXTEND_K), same_prev)
+        core, _ = _far_per_entity(x, ent)
+        far = _hysteresis(core, _far_per_entity(x, ent, EXTEND_K)[0], same_prev)
         share = float(far.mean())
         if not SPIKE_MIN_SHARE <= share <= MAX_SHARE:
             continue
         runs = int((far & ~(np.r_[False, far[:-1]] & same_prev)).sum())
         if runs >= MIN_EPISODES and isolated_share(far, ent) < ISOLATED_MIN:
-            flag |= far
+            flag |= _excursions(x, ent, same_prev)
             used.append(c)
     if not used:
         return None
@@ -99,7 +115,21 @@ def hidden_regime(prof: Profile, sf: pd.DataFrame, seed: int = 0) -> StateFit | 
     starts = int((flag & ~(np.r_[False, flag[:-1]] & same_prev)).sum())
     states = dict(fit.machine.states)
     states["normal"] = states["normal"].model_copy(update={"dwell": censored_exponential(normal_rows, starts)})
-    fit.machine = fit.machine.model_copy(update={"states": states})
+    inc = states["incident"].dwell
+    low = MIN_RUN * float(prof.cadence or 0.0)
+    if isinstance(inc, Exponential) and dwell_mean_seconds(inc) > 1.5 * low > 0:
+        # too few incidents for a fitted family: an incident is at least MIN_RUN rows (shorter excursions
+        # are spikes), so its length is that minimum plus an exponential excess (the truncated exponential's
+        # MLE), written as the gamma with its mean and variance (shape (mean / excess)^2)
+        mean = dwell_mean_seconds(inc)
+        shape = round((mean / (mean - low)) ** 2, 3)
+        states["incident"] = states["incident"].model_copy(update={"dwell": Gamma(kind="gamma", mean=inc.mean, shape=shape)})
+    # the sample is a window on a running process, not its beginning: entities start in the regime's
+    # stationary shares (starting every entity normal would leave the regenerated incident rows short by
+    # about an incident per 1 / share entities)
+    means = {k: dwell_mean_seconds(states[k].dwell) for k in NAMES}
+    initial = normalised(means)
+    fit.machine = fit.machine.model_copy(update={"states": states, "initial": initial})
     fit.hidden = True
     runs = int((flag & ~(np.r_[False, flag[:-1]] & same_prev)).sum())
     fit.notes.append(f"hidden incident state (not a column): {runs} sustained excursions of {', '.join(used)} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tools.common.dwell import dwell_mean_seconds
 from tools.infer import infer
 from tools.infer.fidelity import entity_for_table
 from tools.spec.io import parse_spec_text
@@ -97,18 +98,15 @@ def test_fidelity_table_within_thresholds(ecommerce, telecom):
         rows = result.fidelity
         if variant == "_with_inc_data" and result is telecom[0][0]:
             # sustained incidents are a hidden normal <-> incident regime: the cells' availability keeps its
-            # tail, lag-1 (0.90) and entity spread, packet loss and jitter move together again (r 0.43);
-            # the links' lag-1 (0.55 / 0.50) rests on one incident of one of 6 interfaces (sample se ~0.2)
-            # and comes back within 0.07, not 0.05: the only checks left outside their threshold
+            # tail, lag-1 (0.90) and entity spread, packet loss and jitter move together again (r 0.43); the
+            # links' lag-1 (0.55 / 0.50) rests on one incident of one of 6 interfaces, so the regenerated
+            # side stacks 200 regenerations (one has no incident about a third of the time)
             cells = [r for r in rows if r.table.startswith("cell_site") and r.metric.startswith(SHAPE)]
             assert len(cells) >= 20 and all(r.ok for r in cells)
             pair = next(r for r in rows if r.column == "Packet_Loss_Percent~Jitter_ms")
             assert pair.ok and float(pair.detail.split()[0]) > 0.4
-            loose = [r for r in rows if not r.ok]
-            assert {(r.column, r.metric.split(" ")[0]) for r in loose} <= {("Packet_Loss_Percent", "lag-1"),
-                                                                          ("Jitter_ms", "lag-1")}
-            assert all(r.value <= 0.1 and float(r.detail.split("se ")[1].rstrip(")")) > 0.1 for r in loose)
-            rows = [r for r in rows if r not in loose]
+            lags = [r for r in rows if r.table.startswith("transport_link") and r.metric.startswith("lag-1")]
+            assert len(lags) == 4 and all("regenerated x200" in r.detail for r in lags)
         bad = [(r.table, r.column, r.metric, round(r.value, 3), r.threshold) for r in rows if not r.ok]
         assert not bad
         assert "## Fidelity" in report and "| cadence |" in report
@@ -202,4 +200,12 @@ def test_incidents_are_a_hidden_regime_only_where_the_data_has_them(telecom):
         assert set(e.states.states) == {"normal", "incident"}
     avail = next(m for m in cell.measurements if m.name == "Cell_Availability")
     assert avail.states["incident"].shift < -1  # availability lost during an incident
+    # the link table has one injected incident (25 rows of RTR_001 eth0); far rows of different
+    # measurements or on opposite sides that fall close together (they are in the clean table too) are
+    # spikes, not two more 3-row incidents that would make the incident 10 rows long and its shifts small
+    assert ": 1 sustained excursions of Packet_Loss_Percent" in result.yaml_text
+    assert dwell_mean_seconds(link.states.states["incident"].dwell) == 25 * 900
+    loss = next(m for m in link.measurements if m.name == "Packet_Loss_Percent")
+    assert loss.states["incident"].shift == pytest.approx(1.128, abs=0.05)  # incident mean - normal mean
+    assert link.states.initial["incident"] == pytest.approx(25 / 1158, abs=1e-3)  # a window on a running process
     assert "hidden incident state" in result.yaml_text
