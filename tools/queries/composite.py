@@ -25,9 +25,11 @@ Templates that keep refusing a composite key, and why:
 - ``detect_*``, ``shape_*``, ``claim_check``, ``false_premise``, ``unanswerable``, ``incident_*``: they
   read ``incidents.json``, whose affected entities the generator names by the ``entity`` column alone (a
   router, not a link), so the full key of an affected entity is not known to the question.
-- any keyed template whose entity filter or group goes through a static table keyed by ``entity`` alone
-  (the static rows of one router's links would all match, or the lookup is ambiguous: ``keyed_spec``
-  raises, and synthesis drops the candidate as not expressible).
+- any keyed template whose group is read from a static table by ``entity`` alone (``group_via``,
+  ``group_table``: one router's links share its id there, so the lookup is ambiguous), or whose entity
+  filter matches ``entity`` to another column of another table: ``keyed_spec`` raises, and synthesis drops
+  the candidate as not expressible. An entity filter through the entity's own static table (one row per
+  link, every key column on it) reads a keyed view of that table and matches the full key.
 """
 
 from __future__ import annotations
@@ -109,21 +111,32 @@ def view_name(q: QuerySpec) -> str:
 def keyed_spec(q: QuerySpec) -> QuerySpec:
     """The spec a keyed template's executors run: the view as its table, the joined key as its entity."""
     f = q.entity_filter
-    if f is not None and f.table is not None and f.key == q.entity:
-        raise ValueError(f"{q.template}: an entity filter through {f.table} (keyed by {q.entity} alone) "
-                         "does not select single entities of a composite key")
+    if f is not None and f.table is not None and f.key == q.entity and f.ref != q.entity:
+        raise ValueError(f"{q.template}: an entity filter through {f.table}.{f.ref} (one column) does not "
+                         "select single entities of a composite key")
+    key = key_column(q)
+    if static_view(q):  # the entity's static table, one row per entity: matched on the joined key too
+        f = f.model_copy(update={"table": static_view(q), "key": key, "ref": key})
     via = q.p("group_via") or {}
     if (q.p("group_table") and q.p("group_key") == q.entity) or via.get("key") == q.entity:
         raise ValueError(f"{q.template}: a group read from a static table keyed by {q.entity} alone "
                          "(one router's links share its rows there)")
     if q.group_by is not None and q.group_by in q.entity_parts:
         raise ValueError(f"{q.template}: grouping by a part of the entity's key")
-    key = key_column(q)
     params = dict(q.params)
     if params.get("of") == q.entity:
         params["of"] = key
     return q.model_copy(update={"table": view_name(q), "entity": key, "entity_parts": [], "params": params,
-                                "group_by": key if q.group_by == q.entity else q.group_by})
+                                "entity_filter": f, "group_by": key if q.group_by == q.entity else q.group_by})
+
+
+def static_view(q: QuerySpec) -> str | None:
+    """The keyed view of the static table an entity filter reads (by the entity's own id), if any: the
+    static table of a composite entity holds every key column (``composite_parts``: attributes on the rows)."""
+    f = q.entity_filter
+    if f is None or f.table is None or f.key != q.entity or f.ref != q.entity:
+        return None
+    return f"{f.table}__keyed"
 
 
 def keyed_frame(df: pd.DataFrame, q: QuerySpec) -> pd.DataFrame:
@@ -135,19 +148,26 @@ def keyed_frame(df: pd.DataFrame, q: QuerySpec) -> pd.DataFrame:
 
 def keyed_frames(frames, q: QuerySpec):
     """``frames`` (a ``Frames``) also serving the keyed view of ``q.table`` under ``view_name(q)``."""
-    name = view_name(q)
+    views = {view_name(q): q.table}
+    if static_view(q):
+        views[static_view(q)] = q.entity_filter.table
     with frames._lock:
-        if name not in frames._cache:
-            frames._cache[name] = keyed_frame(frames.table(q.table), q)
+        for name, table in views.items():
+            if name not in frames._cache:
+                frames._cache[name] = keyed_frame(frames.table(table), q)
     return frames
 
 
 def keyed_sql(q: QuerySpec, body: str) -> str:
-    """A keyed template's SQL (written against ``keyed_spec(q)``) with the view as its first CTE."""
+    """A keyed template's SQL (written against ``keyed_spec(q)``) with the views as its first CTEs."""
     from tools.queries.sql.common import ident, lit
 
     joined = f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in key_columns(q))
-    view = f"{ident(view_name(q))} AS (SELECT *, {joined} AS {ident(key_column(q))} FROM {ident(q.table)})"
+    views = {view_name(q): q.table}
+    if static_view(q):
+        views[static_view(q)] = q.entity_filter.table
+    view = ", ".join(f"{ident(name)} AS (SELECT *, {joined} AS {ident(key_column(q))} FROM {ident(table)})"
+                     for name, table in views.items())
     m = re.match(r"\s*WITH\s+", body, re.IGNORECASE)
     if m and re.match(r"\s*WITH\s+RECURSIVE\b", body, re.IGNORECASE):
         raise ValueError("a recursive query cannot take the keyed view")

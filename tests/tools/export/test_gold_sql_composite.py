@@ -48,9 +48,15 @@ def ref_bundle(tmp_path_factory):
     return TinyBundle(tmp_path_factory.mktemp("composite-sql") / "b", {"transport_link": links})
 
 
+STATIC = _l("state_duration", params={"state": LOSSY, "value": "in"},  # a second view: the static table's
+            entity_filter={"predicates": [{"column": "region", "op": "==", "value": "north"}],
+                           "table": "links", "key": "Device_ID", "ref": "Device_ID"})
+
+
 def test_keyed_sql_transpiles_to_every_dialect():
     t = load_templates()
-    for q in SPECS:
+    assert '"links__keyed" AS (SELECT *' in t["state_duration"].sql(STATIC)
+    for q in [*SPECS, STATIC]:
         got = gold_sql_dialects(t[q.template].sql(q))
         assert set(got) == set(DIALECTS) and all(got.values())
 

@@ -148,10 +148,13 @@ def test_refusals_and_static_filters():
 
     with pytest.raises(ValueError, match="composite"):
         key_columns(link_q("forecast_mean"))
-    ef = EntityFilter(predicates=[Predicate(column="tier", op="==", value="core")], table="transport_link_static",
-                      key="Device_ID", ref="Device_ID")
-    with pytest.raises(ValueError, match="static|through"):
+    ef = EntityFilter(predicates=[Predicate(column="tier", op="==", value="core")], table="routers",
+                      key="Device_ID", ref="router_id")
+    with pytest.raises(ValueError, match="one column"):
         keyed_spec(link_q("state_reached", entity_filter=ef, params={"state": LOSSY, "value": "in"}))
+    via = {"table": "transport_link_static", "key": "Device_ID", "ref": "Device_ID"}
+    with pytest.raises(ValueError, match="static table"):
+        keyed_spec(link_q("occupancy_by", group_by="tier", params={"state": LOSSY, "value": "in", "group_via": via}))
     t = load_templates()["state_reached"]
     plain = link_q("state_reached", params={"state": LOSSY, "value": "in"}).model_copy(update={"entity_parts": []})
     assert "__keyed" not in t.sql(plain)  # a single-column key runs the template's SQL unchanged
@@ -172,17 +175,25 @@ def _gateway_spec():
     return Spec.model_validate(raw)
 
 
-def test_synthesis_offers_keyed_templates_on_a_composite_table(tmp_path):
+@pytest.fixture(scope="module")
+def gateways(tmp_path_factory):
+    """A synthesis context over the generated gateway/port bundle."""
+    from tools.generate import generate_bundle
+    from tools.queries.context import open_context
+
+    root = tmp_path_factory.mktemp("gateways") / "b"
+    generate_bundle(_gateway_spec(), root, scale=1.0, force=True)
+    return open_context(root)
+
+
+def test_synthesis_offers_keyed_templates_on_a_composite_table(gateways):
     """Candidates of the keyed templates carry the full key; both executors agree on them; a ranking names
     sensors as gateway/port; suite.json states the key and its format."""
-    from tools.generate import generate_bundle
     from tools.queries.answers import agree
-    from tools.queries.context import open_context
     from tools.queries.conventions import suite_header
     from tools.queries.evaluate import run_reference, run_sql
 
-    generate_bundle(_gateway_spec(), tmp_path / "b", scale=1.0, force=True)
-    ctx = open_context(tmp_path / "b")
+    ctx = gateways
     header = suite_header(ctx.catalog, 2026)["tables"]["readings"]
     assert header["key"] == ["sensor_id", "port"] and header["key_format"] == "sensor_id/port"
     assert "sensor_id/port" in suite_header(ctx.catalog, 2026)["preamble"]
@@ -194,8 +205,6 @@ def test_synthesis_offers_keyed_templates_on_a_composite_table(tmp_path):
         assert cands and all(c.spec.entity_parts == ["port"] for c in cands), name
         runs = 0
         for c in cands:
-            if c.spec.entity_filter is not None and c.spec.entity_filter.table is not None:
-                continue  # through the static table keyed by the gateway alone: refused (test above)
             a = run_reference(ctx, t, c.spec)
             assert agree(a, run_sql(ctx, t.sql(c.spec), t.type_of(c.spec))), (name, c.spec.to_json())
             if name == "top_k_by_aggregate" and a:
@@ -247,3 +256,27 @@ def test_an_entity_filter_selects_links(data):
     q = link_q("event_count", entity_filter=ef)
     assert bundle.answer(q) == want
     assert per_router(bundle, q) > want
+
+
+def test_a_static_attribute_filter_selects_sensors_by_the_full_key(gateways):
+    """"Readings of the sensors in zone Z": the static table has one row per (gateway, port); a gateway's
+    ports may sit in different zones, so matching the gateway alone would take rows of other zones."""
+    from tools.queries.evaluate import run_reference, run_sql
+
+    ctx = gateways
+    rows = pd.read_parquet(ctx.bundle / "data" / "readings.parquet", columns=["sensor_id", "port"])
+    static = pd.read_parquet(ctx.bundle / "data" / "sensors.parquet", columns=["sensor_id", "port", "zone"])
+    counts = {}
+    for zone in sorted(static["zone"].unique()):
+        pairs = set(map(tuple, static.loc[static["zone"] == zone, ["sensor_id", "port"]].to_numpy()))
+        gws = {g for g, _p in pairs}
+        want = sum((g, p) in pairs for g, p in rows.itertuples(index=False))
+        by_gateway = sum(g in gws for g in rows["sensor_id"])
+        ef = {"predicates": [{"column": "zone", "op": "==", "value": zone}], "table": "sensors",
+              "key": "sensor_id", "ref": "sensor_id"}
+        q = QuerySpec.model_validate({"template": "event_count", "table": "readings", "entity": "sensor_id",
+                                      "time": "timestamp", "entity_parts": ["port"], "entity_filter": ef})
+        t = load_templates()["event_count"]
+        assert run_reference(ctx, t, q) == run_sql(ctx, t.sql(q), "integer") == want
+        counts[zone] = (want, by_gateway)
+    assert any(w != g for w, g in counts.values())  # some gateway has ports in two zones
