@@ -25,11 +25,11 @@ Templates that keep refusing a composite key, and why:
 - ``detect_*``, ``shape_*``, ``claim_check``, ``false_premise``, ``unanswerable``, ``incident_*``: they
   read ``incidents.json``, whose affected entities the generator names by the ``entity`` column alone (a
   router, not a link), so the full key of an affected entity is not known to the question.
-- any keyed template whose group is read from a static table by ``entity`` alone (``group_via``,
-  ``group_table``: one router's links share its id there, so the lookup is ambiguous), or whose entity
-  filter matches ``entity`` to another column of another table: ``keyed_spec`` raises, and synthesis drops
-  the candidate as not expressible. An entity filter through the entity's own static table (one row per
-  link, every key column on it) reads a keyed view of that table and matches the full key.
+- any keyed template whose entity filter or group matches ``entity`` to a single column of another table
+  (one router's links share that id): ``keyed_spec`` raises, and synthesis drops the candidate as not
+  expressible. An entity filter or a group (``group_via``, ``group_table``) through the entity's own
+  static table (one row per link, every key column on it) reads a keyed view of that table and matches
+  the full key.
 """
 
 from __future__ import annotations
@@ -109,34 +109,48 @@ def view_name(q: QuerySpec) -> str:
 
 
 def keyed_spec(q: QuerySpec) -> QuerySpec:
-    """The spec a keyed template's executors run: the view as its table, the joined key as its entity."""
-    f = q.entity_filter
-    if f is not None and f.table is not None and f.key == q.entity and f.ref != q.entity:
-        raise ValueError(f"{q.template}: an entity filter through {f.table}.{f.ref} (one column) does not "
-                         "select single entities of a composite key")
+    """The spec a keyed template's executors run: the view as its table, the joined key as its entity; an
+    entity filter or a group read from the entity's own static table goes through that table's keyed view."""
     key = key_column(q)
-    if static_view(q):  # the entity's static table, one row per entity: matched on the joined key too
-        f = f.model_copy(update={"table": static_view(q), "key": key, "ref": key})
-    via = q.p("group_via") or {}
-    if (q.p("group_table") and q.p("group_key") == q.entity) or via.get("key") == q.entity:
-        raise ValueError(f"{q.template}: a group read from a static table keyed by {q.entity} alone "
-                         "(one router's links share its rows there)")
+    f, params = q.entity_filter, dict(q.params)
+    if f is not None and f.table is not None and f.key == q.entity:
+        if f.ref != q.entity:
+            raise ValueError(f"{q.template}: an entity filter through {f.table}.{f.ref} (one column) does not "
+                             "select single entities of a composite key")
+        f = f.model_copy(update={"table": _static(f.table), "key": key, "ref": key})
+    via = params.get("group_via") or {}
+    if via.get("key") == q.entity:
+        if via.get("ref") != q.entity:
+            raise ValueError(f"{q.template}: a group read from {via.get('table')} by one column of the key")
+        params["group_via"] = {**via, "table": _static(via["table"]), "key": key, "ref": key}
+    if params.get("group_table") and params.get("group_key") == q.entity:
+        if params.get("group_ref") != q.entity:
+            raise ValueError(f"{q.template}: a group read from {params['group_table']} by one column of the key")
+        params.update(group_table=_static(params["group_table"]), group_key=key, group_ref=key)
     if q.group_by is not None and q.group_by in q.entity_parts:
         raise ValueError(f"{q.template}: grouping by a part of the entity's key")
-    params = dict(q.params)
     if params.get("of") == q.entity:
         params["of"] = key
     return q.model_copy(update={"table": view_name(q), "entity": key, "entity_parts": [], "params": params,
                                 "entity_filter": f, "group_by": key if q.group_by == q.entity else q.group_by})
 
 
-def static_view(q: QuerySpec) -> str | None:
-    """The keyed view of the static table an entity filter reads (by the entity's own id), if any: the
-    static table of a composite entity holds every key column (``composite_parts``: attributes on the rows)."""
-    f = q.entity_filter
-    if f is None or f.table is None or f.key != q.entity or f.ref != q.entity:
-        return None
-    return f"{f.table}__keyed"
+def _static(table: str) -> str:
+    return f"{table}__keyed"
+
+
+def views(q: QuerySpec) -> dict[str, str]:
+    """The keyed views a spec reads, {view: table}: its table, and the entity's static table when an entity
+    filter or a group reads it by the entity's id (a composite entity's static table has one row per
+    entity and every key column: ``composite_parts`` are attributes on the rows)."""
+    out = {view_name(q): q.table}
+    k = keyed_spec(q)
+    for was, now in ((q.entity_filter and q.entity_filter.table, k.entity_filter and k.entity_filter.table),
+                     ((q.p("group_via") or {}).get("table"), (k.p("group_via") or {}).get("table")),
+                     (q.p("group_table"), k.p("group_table"))):
+        if was and now != was:
+            out[now] = was
+    return out
 
 
 def keyed_frame(df: pd.DataFrame, q: QuerySpec) -> pd.DataFrame:
@@ -148,11 +162,8 @@ def keyed_frame(df: pd.DataFrame, q: QuerySpec) -> pd.DataFrame:
 
 def keyed_frames(frames, q: QuerySpec):
     """``frames`` (a ``Frames``) also serving the keyed view of ``q.table`` under ``view_name(q)``."""
-    views = {view_name(q): q.table}
-    if static_view(q):
-        views[static_view(q)] = q.entity_filter.table
     with frames._lock:
-        for name, table in views.items():
+        for name, table in views(q).items():
             if name not in frames._cache:
                 frames._cache[name] = keyed_frame(frames.table(table), q)
     return frames
@@ -163,11 +174,8 @@ def keyed_sql(q: QuerySpec, body: str) -> str:
     from tools.queries.sql.common import ident, lit
 
     joined = f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in key_columns(q))
-    views = {view_name(q): q.table}
-    if static_view(q):
-        views[static_view(q)] = q.entity_filter.table
     view = ", ".join(f"{ident(name)} AS (SELECT *, {joined} AS {ident(key_column(q))} FROM {ident(table)})"
-                     for name, table in views.items())
+                     for name, table in views(q).items())
     m = re.match(r"\s*WITH\s+", body, re.IGNORECASE)
     if m and re.match(r"\s*WITH\s+RECURSIVE\b", body, re.IGNORECASE):
         raise ValueError("a recursive query cannot take the keyed view")

@@ -152,8 +152,8 @@ def test_refusals_and_static_filters():
                       key="Device_ID", ref="router_id")
     with pytest.raises(ValueError, match="one column"):
         keyed_spec(link_q("state_reached", entity_filter=ef, params={"state": LOSSY, "value": "in"}))
-    via = {"table": "transport_link_static", "key": "Device_ID", "ref": "Device_ID"}
-    with pytest.raises(ValueError, match="static table"):
+    via = {"table": "routers", "key": "Device_ID", "ref": "router_id"}
+    with pytest.raises(ValueError, match="one column"):
         keyed_spec(link_q("occupancy_by", group_by="tier", params={"state": LOSSY, "value": "in", "group_via": via}))
     t = load_templates()["state_reached"]
     plain = link_q("state_reached", params={"state": LOSSY, "value": "in"}).model_copy(update={"entity_parts": []})
@@ -199,7 +199,8 @@ def test_synthesis_offers_keyed_templates_on_a_composite_table(gateways):
     assert "sensor_id/port" in suite_header(ctx.catalog, 2026)["preamble"]
     templates = load_templates()
     for name in ("state_duration", "transition_counts", "top_transitions", "common_paths", "avg_time_between",
-                 "top_k_by_aggregate", "distinct_count", "threshold_without_outcome"):
+                 "top_k_by_aggregate", "distinct_count", "threshold_without_outcome", "transition_count_by",
+                 "reached_by", "group_aggregate"):
         t = templates[name]
         cands = [c for c in t.candidates(ctx) if c.spec.table == "readings"]
         assert cands and all(c.spec.entity_parts == ["port"] for c in cands), name
@@ -280,3 +281,22 @@ def test_a_static_attribute_filter_selects_sensors_by_the_full_key(gateways):
         assert run_reference(ctx, t, q) == run_sql(ctx, t.sql(q), "integer") == want
         counts[zone] = (want, by_gateway)
     assert any(w != g for w, g in counts.values())  # some gateway has ports in two zones
+
+
+def test_a_group_read_from_the_static_table_follows_the_full_key(gateways):
+    """Readings per zone, the zone read from the static table (one row per gateway/port)."""
+    from tools.queries.evaluate import run_reference, run_sql
+
+    ctx = gateways
+    rows = pd.read_parquet(ctx.bundle / "data" / "readings.parquet", columns=["sensor_id", "port"])
+    static = pd.read_parquet(ctx.bundle / "data" / "sensors.parquet", columns=["sensor_id", "port", "zone"])
+    zone_of = {(g, p): z for g, p, z in static.itertuples(index=False)}
+    want: dict[str, int] = defaultdict(int)
+    for g, p in rows.itertuples(index=False):
+        want[zone_of[(g, p)]] += 1
+    q = QuerySpec.model_validate({"template": "group_aggregate", "table": "readings", "entity": "sensor_id",
+                                  "time": "timestamp", "entity_parts": ["port"], "group_by": "zone",
+                                  "params": {"agg": "count", "group_table": "sensors", "group_key": "sensor_id",
+                                             "group_ref": "sensor_id"}})
+    t = load_templates()["group_aggregate"]
+    assert run_reference(ctx, t, q) == run_sql(ctx, t.sql(q), "mapping") == dict(want)
