@@ -38,6 +38,13 @@ def natural(template: Any, candidate: Any, ctx: Any, precise: str) -> tuple[str,
     if fn is None:
         return precise, ""
     question, evidence = fn(candidate, ctx)
+    q = candidate.spec
+    if q.entity_parts and (template.type_of(q) in ("entity", "entity_list") or q.group_by == q.entity
+                           or template.name == "top_k_by_aggregate"):  # the answer names entities of a composite key
+        from tools.queries.composite import key_format
+
+        noun = ctx.catalog[q.table].noun
+        evidence = f"{evidence} Name each {noun} as {key_format(q.entity, q.entity_parts)}.".strip()
     return fix_articles(question), fix_articles(evidence)
 
 
