@@ -13,6 +13,7 @@ from langchain.agents import create_agent
 from agents.chat_ops import run_refinement
 from agents.models import go_offline, is_connection_error, offline_reason, unavailable_message
 from tools.bundle.files import SPEC
+from tools.common.families import FAMILIES
 from tools.describe.apply import RefineError
 from tools.describe.extract import incident_words
 from tools.describe.refine import Refinement
@@ -73,8 +74,6 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
         return apply(op="drop_questions", topic=topic, text=f"drop the {topic} questions")
 
     def more_questions(family: str | None = None, topic: str | None = None) -> str:
-        """Add questions of a family (stateless, stateful, incident, shape, detection, forecast, claim,
-        false_premise, unanswerable), about a topic when given."""
         return apply(op="more_questions", kind=family, topic=topic, text=f"more {family or ''} questions")
 
     def resize(count: int | None = None, entity: str | None = None, cadence: str | None = None,
@@ -82,6 +81,7 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
         """Change an entity type's count, the cadence ('5m') or the horizon ('3d'); rebuilds everything."""
         return apply(op="resize", count=count, entity_word=entity, kind=cadence, duration=horizon, text="resize")
 
+    more_questions.__doc__ = f"Add questions of a family ({', '.join(FAMILIES)}), about a topic when given."
     return [show_incidents, show_questions, add_persona, add_incident, cascade_incident, remove_incident,
             drop_questions, more_questions, resize]
 

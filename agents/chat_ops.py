@@ -39,6 +39,7 @@ from tools.bundle.files import (
 from tools.bundle.manifest import refresh_manifest
 from tools.checks import check_bundle
 from tools.common.durations import parse_duration
+from tools.common.families import CORE_FAMILIES
 from tools.describe.apply import (
     DATA,
     RefineError,
@@ -244,7 +245,7 @@ def drop_questions(bundle: Path, r: Refinement) -> Change:
 def more_questions(bundle: Path, r: Refinement, n: int = 6, model: Any = None) -> Change:
     """Add questions of a family (all families when none is named), about a topic when given."""
     records = read_qa(bundle)
-    fams = [r.kind] if r.kind else ["stateless", "stateful", "incident"]
+    fams = [r.kind] if r.kind else list(CORE_FAMILIES)
     if r.kind == "forecast" and not (bundle / HOLDOUT_DIR / HOLDOUT_DOC).is_file():
         raise RefineError("forecast questions are checked on held-back data and this bundle holds none back; run "
                           f"`chronoeval queries {bundle} --holdout 1d --family forecast` first")

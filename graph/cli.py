@@ -21,6 +21,7 @@ import typer
 from graph.cli_base import _State, app, errors
 from graph.console import err, print_error, print_ok
 from graph.spec_summary import spec_tables, weight_notes
+from tools.common.families import EXTRA_FAMILIES
 
 
 def _positive_scale(value: float) -> float:
@@ -245,8 +246,7 @@ def queries(
         "--holdout", help="Hold the last part of every table back (e.g. 1d) in holdout/, out of what agents see; "
                           "needed by forecast questions. Default: nothing held back.")] = None,
     family: Annotated[list[str] | None, typer.Option(
-        "--family", help="Add questions of an extra family (shape, detection, forecast, claim, false_premise, "
-                         "unanswerable); repeatable.")] = None,
+        "--family", help=f"Add questions of an extra family ({', '.join(EXTRA_FAMILIES)}); repeatable.")] = None,
 ) -> None:
     """Synthesize the question suite of a bundle: qa.jsonl (answers computed by pandas and SQL, which
     must agree) and the Questions section of report.md. Exits 4 if the two executors ever disagree."""

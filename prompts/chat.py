@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from prompts.base import Prompt
+from tools.common.families import CORE_FAMILIES
 from tools.describe.refine import HELP, Refinement
 
 
@@ -24,7 +25,7 @@ ops: show_incidents, show_questions, add_persona (topic = who the persona is and
 add_incident (kind = a pattern kind; when = 'day N HH:MM' counted from the data start; duration such
 as '3h'; topic = an attribute value that selects the targets, or target_ids), cascade (target_ids =
 the root entity ids, entity_word = the entities it cascades to, topic = the incident's word),
-remove_incident, drop_questions (topic), more_questions (kind = stateless|stateful|incident, topic),
+remove_incident, drop_questions (topic), more_questions (kind = """ + "|".join(CORE_FAMILIES) + """, topic),
 resize (count + entity_word, kind = new cadence, duration = new horizon), help, quit, unknown.
 The offline grammar, for reference:
 """ + HELP,

@@ -59,12 +59,26 @@ def snake(words: str) -> str:
     return s if s and s[0].isalpha() else f"x_{s}" if s else "value"
 
 
-def singular(word: str) -> str:
-    """English singular of a (lower-case) plural noun: turbines → turbine, batteries → battery."""
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+              "geese": "goose", "teeth": "tooth", "feet": "foot", "data": "data", "series": "series", "status": "status",
+              "bus": "bus", "gas": "gas", "analysis": "analysis"}
+
+
+def singular(word: str, rules_only: bool = False) -> str:
+    """English singular of a lower-case word: turbines → turbine, batteries → battery, people → person.
+
+    Irregular plurals and words that only look plural ('status', 'analysis', 'bus') are known, and a
+    final s is kept on words of three letters or fewer. ``rules_only=True`` applies the suffix rules
+    alone (a final s dropped from any word over two letters): the names the describe reader gives
+    columns, entities and chat targets are made this way, and changing it would rename them.
+    """
+    if not rules_only and word in _IRREGULAR:
+        return _IRREGULAR[word]
     for plural_end, single_end in (("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x")):
         if word.endswith(plural_end) and len(word) > len(plural_end) + 1:
             return word[: -len(plural_end)] + single_end
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+    keep = ("ss",) if rules_only else ("ss", "us", "is")
+    if word.endswith("s") and not word.endswith(keep) and len(word) > (2 if rules_only else 3):
         return word[:-1]
     return word
 
@@ -98,7 +112,8 @@ def split_list(text: str) -> list[str]:
 
 
 def _duration(n: str | None, unit: str) -> str:
-    u = _UNITS[singular(unit.lower())] if singular(unit.lower()) in _UNITS else _UNITS[unit.lower()]
+    one = singular(unit.lower(), rules_only=True)
+    u = _UNITS[one] if one in _UNITS else _UNITS[unit.lower()]
     k = number(n) if n else 1
     return f"{k * 30}d" if u == "mo" else f"{k * 7}d" if u == "w" else f"{k}{u}"
 
@@ -154,7 +169,7 @@ def find_horizon(text: str) -> tuple[str | None, str]:
 
 def _noun_phrase(words: list[str]) -> tuple[str, str]:
     """(entity name, plural words) from the words of a plural noun phrase, head last."""
-    head = singular(words[-1].lower())
+    head = singular(words[-1].lower(), rules_only=True)
     name = head
     modifier = words[-2].lower() if len(words) > 1 else ""
     if modifier and modifier not in NUMBER_WORDS and not modifier.endswith("ed") and modifier not in _NOT_MODIFIERS:
@@ -181,7 +196,7 @@ def find_entity(text: str) -> tuple[str, int | None, str, str]:
         last = words[-1].lower()
         is_plural = last.endswith("s") and not last.endswith("ss") and len(last) > 3
         if not is_plural and per and per.group(1).lower() not in _TIME_WORDS:
-            return snake(singular(per.group(1).lower())), None, subject_words, per.group(0)
+            return snake(singular(per.group(1).lower(), rules_only=True)), None, subject_words, per.group(0)
         name, _ = _noun_phrase(words[-2:] if len(words) > 1 else words)
         return name, None, subject_words, subject.group(0).strip()
     return "entity", None, "", "default: no entity noun found"
@@ -225,13 +240,13 @@ def find_attributes(text: str, entity: str) -> list[tuple[AttributeDraft, str]]:
     """Grouping attributes: 'per region', 'by firmware', 'across 4 zones' (not the entity itself)."""
     out: dict[str, tuple[AttributeDraft, str]] = {}
     for m in re.finditer(rf"\b(?:across|in)\s+{_NUM}\s+([a-z][\w-]*s)\b", text, re.I):
-        name = snake(singular(m.group(2).lower()))
+        name = snake(singular(m.group(2).lower(), rules_only=True))
         if name != entity and m.group(2).lower() not in _TIME_WORDS:
             k = min(number(m.group(1)), 12)
             out[name] = (AttributeDraft(name=name, values=[f"{name}_{i + 1}" for i in range(k)], words=m.group(0)),
                          m.group(0))
     for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by)\s+([a-z][\w-]*)", text, re.I):
-        name = snake(singular(m.group(1).lower()))
+        name = snake(singular(m.group(1).lower(), rules_only=True))
         if name != entity and m.group(1).lower() not in _TIME_WORDS and name not in out:
             out[name] = (AttributeDraft(name=name, words=m.group(0)), m.group(0))
     return list(out.values())

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from tools.describe.catalog_model import Catalog
+from tools.describe.extract import singular  # re-exported: the describe modules import it from here
 
 MIN_SCORE = 0.62
 SemanticScorer = Callable[[str, str], list[tuple[str, float]]]  # (phrase, part) -> [(id, cosine)]
@@ -30,23 +31,6 @@ class Match:
     id: str
     score: float
     how: str
-
-
-_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
-              "geese": "goose", "teeth": "tooth", "feet": "foot", "data": "data", "series": "series", "status": "status",
-              "bus": "bus", "gas": "gas", "analysis": "analysis"}
-
-
-def singular(word: str) -> str:
-    """English singular of a lower-case word (enough for matching: 'batteries' → 'battery')."""
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    for end, rep in (("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x")):
-        if word.endswith(end) and len(word) > len(end) + 1:
-            return word[: -len(end)] + rep
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def tokens(text: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from tools.common.families import FAMILIES
 from tools.describe.extract import find_cadence, find_horizon, incident_words, number, singular, snake
 
 Op = Literal["help", "quit", "show_incidents", "show_questions", "add_persona", "add_incident", "cascade",
@@ -47,11 +48,10 @@ class Refinement(BaseModel):
 
 
 FAMILY_WORDS = {  # what users call a question family in chat → its name
-    **{f: f for f in ("stateless", "stateful", "incident", "shape", "detection", "forecast", "claim", "unanswerable")},
-    "forecasting": "forecast", "forecast": "forecast", "prediction": "forecast", "shape": "shape", "trend": "shape",
-    "shape and trend": "shape", "claims": "claim", "true or false": "claim", "false premise": "false_premise",
-    "false-premise": "false_premise", "false_premise": "false_premise", "trick": "false_premise",
-    "unanswerable": "unanswerable", "detection": "detection", "anomaly detection": "detection",
+    **{f: f for f in FAMILIES},
+    "forecasting": "forecast", "prediction": "forecast", "trend": "shape", "shape and trend": "shape",
+    "claims": "claim", "true or false": "claim", "false premise": "false_premise", "false-premise": "false_premise",
+    "trick": "false_premise", "anomaly detection": "detection",
 }
 
 
@@ -84,7 +84,8 @@ def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Re
     m = re.search(r"\bcascade\b.*?\bto (?:the |all )?([a-z_ ]+?)\s+(?:behind|served by|under|on|of|attached to)\s+(\S+)", t, re.I)
     if m:
         which = re.search(r"\bthe (\w[\w ]*?) cascade", t, re.I)
-        return Refinement(op="cascade", text=t, entity_word=singular(m.group(1).strip().split()[-1].lower()),
+        return Refinement(op="cascade", text=t,
+                          entity_word=singular(m.group(1).strip().split()[-1].lower(), rules_only=True),
                           target_ids=[m.group(2).strip(".,")], topic=which.group(1) if which else None)
     kind = next((k for pat, k in incident_words(in_descriptions=False) if re.search(rf"\b(?:{pat})", low)), None)
     if kind and re.search(r"\b(remove|delete|drop|undo)\b", low):
@@ -102,15 +103,16 @@ def parse_request(text: str, start: datetime | None = None, days: int = 7) -> Re
             target = None
         return Refinement(op="add_incident", text=t, kind=kind, when=when, duration=duration, target_ids=ids,
                           topic=target.group(1) if target and not ids else None,
-                          entity_word=(singular(many.group(2)) if many else
-                                       singular(target.group(2).lower()) if target and not ids else None),
+                          entity_word=(singular(many.group(2), rules_only=True) if many else
+                                       singular(target.group(2).lower(), rules_only=True) if target and not ids
+                                       else None),
                           count=number(many.group(1)) if many and not ids else None)
     count = re.search(r"\b(\d[\d,]*)\s+([a-z]\w*s)\b", low)
     cadence, _ = find_cadence(t)
     horizon, _ = find_horizon(t)
     if count or cadence or horizon:
         return Refinement(op="resize", text=t, count=number(count.group(1)) if count else None,
-                          entity_word=singular(count.group(2)) if count else None,
+                          entity_word=singular(count.group(2), rules_only=True) if count else None,
                           kind=cadence, duration=horizon)
     return Refinement(op="unknown", text=t)
 

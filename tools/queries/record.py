@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from tools.bundle.files import HOLDOUT_DIR
-from tools.queries.registry import FAMILIES
+from tools.common.families import FAMILIES
 from tools.queries.spec import AnswerType, QuerySpec
 
 
@@ -30,8 +30,7 @@ class QARecord(BaseModel):
     canonical_question: str
     variant_of: str | None
     persona: str | None
-    family: Literal["stateless", "stateful", "incident", "shape", "detection", "forecast", "claim",
-                    "false_premise", "unanswerable"]
+    family: Literal[FAMILIES]  # type: ignore[valid-type]  # Literal["stateless", ...] built from the one list
     template: str
     params: dict[str, Any]
     answer: Any

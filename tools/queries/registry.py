@@ -11,14 +11,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tools.common.families import CORE_FAMILIES as CORE_FAMILIES  # re-exported: the families, listed once
+from tools.common.families import EXTRA_FAMILIES as EXTRA_FAMILIES
+from tools.common.families import FAMILIES
 from tools.queries.composite import KEYED, keyed_template
 from tools.queries.spec import AnswerType, QuerySpec
-
-CORE_FAMILIES = ("stateless", "stateful", "incident")
-# Families asked only when the query plan's mix names them (docs/QUESTION-FAMILIES.md): default suites stay
-# as they were. ``forecast`` also needs a held-back horizon (tools/queries/holdout.py).
-EXTRA_FAMILIES = ("shape", "detection", "forecast", "claim", "false_premise", "unanswerable")
-FAMILIES = CORE_FAMILIES + EXTRA_FAMILIES
 
 
 @dataclass(frozen=True)

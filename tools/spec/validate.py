@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tools.common.durations import parse_duration
+from tools.common.families import FAMILIES
 from tools.spec.distributions import Categorical, ForeignKey, ParentAttribute
 from tools.spec.formula import formula_names
 from tools.spec.validate_states import TOL, Problems, row_problems, state_machine_problems
@@ -215,11 +216,9 @@ def _assembly_problems(spec: Spec, names: set[str]) -> Problems:
             if s < t2 and s2 < t:
                 out.append((p, f"epoch overlaps epoch '{n2}' for '{ep.entity}'; epochs of one entity type must not overlap"))
         spans.setdefault(ep.entity, []).append((s, t, ep.name))
-    families = ("stateless", "stateful", "incident", "shape", "detection", "forecast", "claim", "false_premise",
-                "unanswerable")  # tools.queries.registry.FAMILIES
     for k in spec.query_plan.mix:
-        if k not in families:
-            out.append((f"query_plan.mix.{k}", f"unknown family; use one of {', '.join(families)}"))
+        if k not in FAMILIES:
+            out.append((f"query_plan.mix.{k}", f"unknown family; use one of {', '.join(FAMILIES)}"))
     return out
 
 
