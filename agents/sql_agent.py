@@ -2,21 +2,21 @@
 baseline agent-under-test for users who have an LLM.
 
 It gets the schema in its system prompt and one tool, ``run_sql``, that runs a read-only query on
-the data where the harness put it: the DuckDB file (default), DuckDB views over Parquet/CSV files,
-or PostgreSQL. Tool errors go back to the model as text so it can fix its query.
+the data where the harness put it, through the backend's ``connect`` (``tools/harness/backends``):
+the DuckDB file (default), DuckDB views over Parquet/CSV files, or PostgreSQL. Tool errors go back to
+the model as text so it can fix its query.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
 
-import duckdb
 from langchain.agents import create_agent
 
-from tools.sqlsafe import quote_ident, quote_literal
+from tools.harness.backends import BackendKind, backends
+from tools.harness.context import HarnessError
 
 SYSTEM_PROMPT = """You are a data analyst answering questions about time-series telemetry with SQL.
 {schema}
@@ -30,43 +30,28 @@ MAX_ROWS = 50
 
 
 class _Connections:
-    """One connection per thread on the agent-under-test's data source."""
+    """One connection per thread on the agent-under-test's data source, opened by its backend
+    (``BackendKind.connect`` in ``tools/harness/backends``)."""
 
     def __init__(self, context: Any):
         self.context = context
+        self.connect = sql_backend(context.backend).connect
         self.local = threading.local()
 
     def query(self, sql: str) -> tuple[list[str], list[tuple]]:
-        c = self.context
-        if c.backend == "postgres":
-            import psycopg  # only the postgres backend needs the driver
+        run = getattr(self.local, "query", None)
+        if run is None:
+            run = self.local.query = self.connect(self.context)
+        return run(sql, MAX_ROWS + 1)
 
-            con = getattr(self.local, "pg", None)
-            if con is None:
-                con = self.local.pg = psycopg.connect(c.dsn, autocommit=True)
-            with con.cursor() as cur:
-                cur.execute(sql)
-                cols = [d.name for d in cur.description or []]
-                return cols, cur.fetchmany(MAX_ROWS + 1)
-        con = getattr(self.local, "duck", None)
-        if con is None:
-            if c.backend == "duckdb":
-                con = duckdb.connect(c.db_path, read_only=True)
-                # a big world's data.duckdb holds views over data/<table>/part-*.parquet beside it
-                con.execute(f"SET file_search_path = {quote_literal(os.path.dirname(os.path.abspath(c.db_path)))}")
-            else:
-                con = duckdb.connect()
-                reader = "read_parquet" if c.backend == "parquet" else "read_csv_auto"
-                for t in c.tables:
-                    path = f"{c.data_dir}/{t}.{c.backend}"
-                    if os.path.isdir(f"{c.data_dir}/{t}"):  # partitioned (--engine dask): the parts in order
-                        path = f"{c.data_dir}/{t}/part-*.{c.backend}"
-                    con.execute(f"CREATE VIEW {quote_ident(t)} AS SELECT * FROM {reader}({quote_literal(path)})")
-            con.execute("SET TimeZone = 'UTC'")
-            self.local.duck = con
-        cur = con.execute(sql)
-        cols = [d[0] for d in cur.description or []]
-        return cols, cur.fetchmany(MAX_ROWS + 1)
+
+def sql_backend(name: str) -> BackendKind:
+    """The backend ``name`` if the agent can query it with SQL; a HarnessError naming the ones it can."""
+    kind = backends().get(name)
+    if kind is None or kind.connect is None:
+        usable = [k.name for k in backends().values() if k.connect is not None]
+        raise HarnessError(f"llm-sql cannot query backend {name!r}; use {', '.join(usable)}")
+    return kind
 
 
 def format_rows(cols: list[str], rows: list[tuple]) -> str:
@@ -101,7 +86,7 @@ def build_sql_agent(model: Any, *, recursion_limit: int = 16) -> Callable[[str, 
         key = (context.backend, context.db_path, context.data_dir, context.dsn)
         with lock:
             if key not in cache:
-                dialect = "PostgreSQL" if context.backend == "postgres" else "DuckDB"
+                dialect = sql_backend(context.backend).sql_dialect
                 prompt = SYSTEM_PROMPT.format(schema=context.schema_text(), dialect=dialect)
                 cache[key] = create_agent(model, tools=[_run_sql_tool(_Connections(context))], system_prompt=prompt)
             return cache[key]

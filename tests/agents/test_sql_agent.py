@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import textwrap
 
 import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -10,7 +12,8 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agents.sql_agent import build_sql_agent
-from tools.harness import build_context, load_responses, run_suite, summarize
+from tools.harness import backends, build_context, load_responses, run_suite, summarize
+from tools.harness.context import HarnessError
 from tools.harness.prompting import question_of
 
 
@@ -20,6 +23,7 @@ class ScriptedSQLModel(BaseChatModel):
 
     sql_for: dict
     seen: list = []
+    systems: list = []
 
     @property
     def _llm_type(self) -> str:
@@ -31,6 +35,7 @@ class ScriptedSQLModel(BaseChatModel):
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
         question = next(m.content for m in messages if m.type == "human")
+        self.systems.append(next((m.content for m in messages if m.type == "system"), ""))
         tool_results = [m for m in messages if isinstance(m, ToolMessage)]
         if not tool_results:
             msg = AIMessage(content="", tool_calls=[{"name": "run_sql", "args": {"query": "SELECT nope FROM nowhere"},
@@ -131,3 +136,45 @@ def test_llm_sql_over_real_http_with_langchain_openai(bundle, tmp_path):
     from tools.grade import grade_response
 
     assert grade_response(rec, out).label == "correct", (out, tool_results)
+
+
+TOY_BACKENDS = {"toysql_file.py": '''
+"""Backend ``toysql``: data.duckdb read through the DuckDB connect, in a dialect of its own (a toy)."""
+from tools.harness.backends import BackendKind
+from tools.harness.backends._sql import duckdb_file
+
+BACKEND = BackendKind(name="toysql", order=50, help="a toy", where=lambda c: f"a copy at {c.db_path}",
+                      reference=lambda bundle, data_dir, dsn: {"db_path": str(bundle / "data.duckdb")},
+                      workspace=lambda bundle, root, data_dir, dsn: {}, connect=duckdb_file, sql_dialect="ToySQL")
+''', "nosql_file.py": '''
+"""Backend ``nosql``: offers no SQL connection (a toy)."""
+from tools.harness.backends import BackendKind
+
+BACKEND = BackendKind(name="nosql", order=60, help="a toy", where=lambda c: "nowhere",
+                      reference=lambda bundle, data_dir, dsn: {"db_path": str(bundle / "data.duckdb")},
+                      workspace=lambda bundle, root, data_dir, dsn: {})
+'''}
+
+
+def test_llm_sql_connects_through_the_backend_registry(bundle, tmp_path, monkeypatch):
+    """A backend file that gives ``connect`` is queried by llm-sql in its dialect with no change to the
+    agent; one that gives none is refused by name, with the backends llm-sql can use."""
+    for name, text in TOY_BACKENDS.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    monkeypatch.setattr(backends, "__path__", [*backends.__path__, str(tmp_path)])
+    backends.backends.cache_clear()
+    try:
+        rec = scalar_records(bundle)[0]
+        model = ScriptedSQLModel(sql_for={rec["question"]: rec["gold_sql"]})
+        from tools.grade import grade_response
+
+        assert grade_response(rec, build_sql_agent(model)(rec["question"], build_context(bundle, "toysql"))).label \
+            == "correct"
+        assert "(ToySQL SQL;" in model.systems[0] and "a copy at " in model.systems[0]
+        with pytest.raises(HarnessError, match="llm-sql cannot query backend 'nosql'; use duckdb, parquet, csv, "
+                                               "postgres, toysql"):
+            build_sql_agent(model)(rec["question"], build_context(bundle, "nosql"))
+    finally:
+        backends.backends.cache_clear()
+        for name in TOY_BACKENDS:  # the toy modules must not answer a later discovery of the same name
+            sys.modules.pop(f"{backends.__name__}.{name[:-3]}", None)

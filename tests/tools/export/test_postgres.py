@@ -92,3 +92,18 @@ def test_cli_export_and_eval_on_the_postgres_backend(export_bundle_dir, postgres
     assert rows and all(x["error"] is None and x["response"] == f"{first}: {n} rows" for x in rows)
     with psycopg.connect(postgres_dsn) as pg:  # eval loaded its own schema, found through search_path
         assert pg.execute(f'SELECT count(*) FROM chronoeval."{first}"').fetchone()[0] == n
+
+
+def test_the_postgres_backend_opens_the_sql_connection_of_the_llm_sql_agent(export_bundle_dir, postgres_dsn):
+    """``llm-sql`` queries PostgreSQL through the backend file's ``connect`` (rows capped, columns named)."""
+    from tools.harness.backends import get_backend
+
+    counts = load_postgres(export_bundle_dir, postgres_dsn, replace=True)
+    ctx = build_context(export_bundle_dir, "postgres", dsn=postgres_dsn)
+    kind = get_backend("postgres", postgres_dsn)
+    query = kind.connect(ctx)
+    t = sorted(counts)[0]
+    assert kind.sql_dialect == "PostgreSQL"
+    assert query(f'SELECT count(*) AS n FROM "{t}"', 2) == (["n"], [(counts[t],)])
+    cols, rows = query(f'SELECT * FROM "{t}"', 3)
+    assert cols == [c for c, _ in ctx.schema_[t]] and len(rows) == 3

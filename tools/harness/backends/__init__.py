@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tools.harness.backends._sql import Query
     from tools.harness.context import AgentContext
 
 Fields = dict[str, Any]  # AgentContext fields a backend sets: db_path, data_dir or dsn
@@ -28,7 +29,10 @@ class BackendKind:
     """One backend. ``reference(bundle, data_dir, dsn)`` gives the context fields for reading the
     bundle's own files; ``workspace(bundle, root, data_dir, dsn)`` copies the tables into the agent's
     directory ``root`` and gives its fields; ``where(context)`` names the data in the schema prompt;
-    ``needs`` is the option the backend cannot run without (said when it is missing)."""
+    ``needs_dsn``: the backend cannot run without ``--dsn`` (said when it is missing).
+    ``connect(context)`` opens a read-only SQL connection to the data, for agents that write SQL
+    themselves (the built-in ``llm-sql``; see ``backends/_sql.py``), in ``sql_dialect``; ``None`` when
+    the backend offers none."""
 
     name: str
     order: int
@@ -37,6 +41,8 @@ class BackendKind:
     reference: Callable[[Path, Path | None, str | None], Fields]
     workspace: Callable[[Path, Path, Path | None, str | None], Fields]
     needs_dsn: bool = False
+    connect: Callable[[AgentContext], Query] | None = None
+    sql_dialect: str = "DuckDB"
 
 
 DSN_EXAMPLE = "postgresql://user@host:port/db"

@@ -7,6 +7,7 @@ from pathlib import Path
 from tools.bundle.files import DATA_DIR
 from tools.harness.backends import BackendKind
 from tools.harness.backends._copying import read_only, reference_files, table_files
+from tools.harness.backends._sql import duckdb_views
 
 
 def _workspace(bundle: Path, root: Path, data_dir: Path | None, dsn: str | None) -> dict:
@@ -24,4 +25,5 @@ BACKEND = BackendKind(
     name="csv", order=30, help="CSV files",
     where=lambda c: f"CSV files in {c.data_dir}",
     reference=lambda bundle, data_dir, dsn: reference_files("csv", bundle, data_dir),
-    workspace=_workspace)
+    workspace=_workspace,
+    connect=duckdb_views("csv", "read_csv_auto"))

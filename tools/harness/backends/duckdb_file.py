@@ -9,6 +9,7 @@ from pathlib import Path
 from tools.bundle.files import DATA_DB, DATA_DIR
 from tools.harness.backends import BackendKind
 from tools.harness.backends._copying import read_only
+from tools.harness.backends._sql import duckdb_file
 
 
 def _workspace(bundle: Path, root: Path, data_dir: Path | None, dsn: str | None) -> dict:
@@ -23,4 +24,5 @@ BACKEND = BackendKind(
     name="duckdb", order=10, help="a DuckDB database file",
     where=lambda c: f"DuckDB database {c.db_path}",
     reference=lambda bundle, data_dir, dsn: {"db_path": str((bundle / DATA_DB).resolve())},
-    workspace=_workspace)
+    workspace=_workspace,
+    connect=duckdb_file)
