@@ -165,3 +165,36 @@ def test_natural_wording_is_short_and_the_evidence_defines_the_rule(telecom):
         assert "standard deviations" in evidence and "same hours on 1 January" in evidence
         assert f"more than {o.candidate.spec.p('n'):g}" in evidence
         assert ("Not linked to it:" in evidence) == (o.candidate.hints["variant"] == "other_pop")
+
+
+def test_links_are_related_through_the_cells_own_foreign_key(telecom):
+    """The foreign key on the incident table's rows: cells → the links they name as Transport_Device_ID."""
+    import dataclasses
+
+    from tools.queries.templates.incident_cross import related
+    from tools.queries.templates.incident_facts import incidents
+
+    ctx, _o, _w = telecom
+    root = next(i for i in incidents(ctx) if i.t.name == "transport_link")
+    cells = ["CELL_0", "CELL_1", "CELL_2"]
+    as_cells = dataclasses.replace(root, t=ctx.catalog["cell_site"], ids=cells)
+    rel = related(ctx, as_cells, ctx.catalog["transport_link"])
+    assert (rel.filter.table, rel.filter.key, rel.filter.ref) == ("cell_site", "Device_ID", "Transport_Device_ID")
+    links = ctx.con.execute("SELECT DISTINCT Transport_Device_ID FROM cell_site WHERE Cell_ID IN "
+                            "('CELL_0', 'CELL_1', 'CELL_2') ORDER BY 1").fetchall()
+    assert list(rel.ids) == [r[0] for r in links] and rel.not_words.startswith("that one of the affected")
+
+
+def test_the_record_lists_the_incident_table_too(telecom):
+    import dataclasses
+
+    from tools.queries.natural import natural
+    from tools.queries.suite import outcome_record
+
+    ctx, outs, _w = telecom
+    o = next(o for o in outs if o.kept and o.candidate.spec.table == "core_node")
+    question, evidence = natural(o.template, o.candidate, ctx, o.question)
+    rec = outcome_record(dataclasses.replace(o, question=question, evidence=evidence, precise_question=o.question),
+                         "q0001", ctx)
+    assert rec["tables"] == ["core_node", "transport_link"] and rec["answer"] == o.answer
+    assert rec["naive_answer"] == 1 and rec["evidence"] and rec["precise_question"]
