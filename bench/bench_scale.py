@@ -7,7 +7,10 @@ RSS of every dask worker and of the driver, of `check` and of `queries`, and whe
 SQL executors agreed on every question.
 
     nice -n 10 python bench/bench_scale.py --rows 10000000 [--workers 2] [--memory-limit 4GB]
-        [--keep DIR] [--skip-check] [--skip-queries] [--json OUT.json]
+        [--keep DIR] [--skip-check] [--skip-queries] [--questions N] [--json OUT.json]
+
+`--keep DIR` on an existing bundle (data.duckdb present) skips generation: `--keep B --skip-check` runs
+only `queries` on B.
 
 `queries` runs in its own process (`build_suite`, as `chronoeval queries OUT --memory-limit 4GB`): its
 figures are the wall time, the peak RSS of that whole process (DuckDB and the pandas reference, which
@@ -68,6 +71,9 @@ def stream_pass(bundle: Path) -> dict:
     return out
 
 
+QUESTIONS: int | None = None  # --questions: the suite's size (default: the spec's plan)
+
+
 def child(phase: str, bundle: str, memory_limit: str) -> None:
     """One phase in a fresh process: prints one JSON line with its figures."""
     from tools.bundle.layout import set_memory_limit
@@ -88,7 +94,7 @@ def child(phase: str, bundle: str, memory_limit: str) -> None:
             print(f"queries: {done}/{total} kept, {time.perf_counter() - t:.0f} s, peak RSS {_rss_mb():.0f} MB",
                   file=sys.stderr, flush=True)
 
-        suite = build_suite(Path(bundle), progress=progress)
+        suite = build_suite(Path(bundle), n=QUESTIONS, progress=progress)
         from collections import Counter
 
         from tools.queries.stream import how
@@ -100,8 +106,9 @@ def child(phase: str, bundle: str, memory_limit: str) -> None:
 
 
 def run_child(phase: str, bundle: Path, memory_limit: str) -> dict:
+    extra = ["--questions", str(QUESTIONS)] if QUESTIONS else []
     proc = subprocess.run([sys.executable, __file__, "--child", phase, "--keep", str(bundle),
-                           "--memory-limit", memory_limit], capture_output=True, text=True)
+                           "--memory-limit", memory_limit, *extra], capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{phase} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -117,9 +124,12 @@ def main() -> None:
     ap.add_argument("--skip-check", action="store_true", help="Reusing a checked bundle: only run queries.")
     ap.add_argument("--skip-queries", action="store_true")
     ap.add_argument("--json", type=Path, help="Also write the figures here.")
+    ap.add_argument("--questions", type=int, help="Questions in the suite (queries --n; default: the spec's plan).")
     ap.add_argument("--child", choices=["check", "queries", "stream"], help=argparse.SUPPRESS)
     ap.add_argument("--stream", action="store_true", help="Also time the pandas reference alone on parts.")
     args = ap.parse_args()
+    global QUESTIONS
+    QUESTIONS = args.questions
     if args.child:
         return child(args.child, str(args.keep), args.memory_limit)
 

@@ -183,7 +183,7 @@ def test_entity_forms_answer_as_the_whole_table(layouts):
         for name, t in sorted(templates.items()):
             if how(name) != "entity":
                 continue
-            for c in list(t.candidates(ctx))[:3]:
+            for c in list(t.candidates(ctx))[:2]:
                 for naive, fn in ((False, t.reference), (True, t.naive)):
                     if fn is None:
                         continue
@@ -199,7 +199,7 @@ def test_entity_forms_answer_as_the_whole_table(layouts):
                     answered += want is not None
     finally:
         ctx.close()
-    assert len(checked & set(ENTITY)) >= 40 and answered > 100, (sorted(checked), answered)
+    assert len(checked & set(ENTITY)) >= 40 and answered > 70, (sorted(checked), answered)
 
 
 @pytest.mark.slow
