@@ -169,7 +169,7 @@ def _behavior_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str | None:
     inside = {c: n for a, k, c, n in rows if a and start <= start + k * step < end}
     outside = {c: n for a, k, c, n in rows if a and not start <= start + k * step < end}
     tot_in, tot_out = max(sum(inside.values()), 1), max(sum(outside.values()), 1)
-    target = max({*inside, *outside}, key=lambda c: abs(inside.get(c, 0) / tot_in - outside.get(c, 0) / tot_out))
+    target = max(sorted({*inside, *outside}), key=lambda c: abs(inside.get(c, 0) / tot_in - outside.get(c, 0) / tot_out))
     for flag, color, name in ((True, "#c0392b", "affected"), (False, "#7f8c8d", "unaffected")):
         per: dict[int, list[int]] = {}
         for a, k, c, n in rows:
