@@ -50,18 +50,27 @@ class Exits:
     a: np.ndarray
     b: np.ndarray
     dwell: np.ndarray
+    cut_ent: np.ndarray  # the stays still running at each entity's last row: entity, state, time so far
+    cut_a: np.ndarray
+    cut_t: np.ndarray
 
 
 def exits(prof: Profile, fit: StateFit) -> Exits:
-    """(entity, from state, to state, seconds in the state) of every observed transition."""
+    """(entity, from state, to state, seconds in the state) of every observed transition, and each
+    entity's last stay, cut off by the end of the sample (for censored dwell fits)."""
     st, ent = fit.row_state, prof.entity_codes
     t = seconds(prof.sorted_frame[prof.table.time.column]).astype(float)
+    last_row = np.flatnonzero(np.r_[ent[1:] != ent[:-1], True])
+    end = np.zeros(int(ent.max(initial=0)) + 1)
+    end[ent[last_row]] = t[last_row] + (float(prof.cadence or 0.0) if prof.emission == "periodic" else 0.0)
     entry = np.ones(st.size, bool)
     if prof.emission == "periodic":
         entry = np.r_[True, (st[1:] != st[:-1]) | (ent[1:] != ent[:-1])]
     st, ent, t = st[entry], ent[entry], t[entry]
     same = ent[1:] == ent[:-1]
-    return Exits(ent[:-1][same], st[:-1][same], st[1:][same], (t[1:] - t[:-1])[same])
+    cut = np.r_[~same, True]
+    return Exits(ent[:-1][same], st[:-1][same], st[1:][same], (t[1:] - t[:-1])[same],
+                 ent[cut], st[cut], end[ent[cut]] - t[cut])
 
 
 def _tv(p: np.ndarray, q: np.ndarray) -> float:
@@ -123,9 +132,10 @@ def _rows(lab, x: Exits, s: int, names: list[str]) -> tuple[dict[str, dict[str, 
                                            if c > 0}) for i in enough}, pvalue
 
 
-def _dwells(lab, x: Exits, s: int, seed: int):
-    """Each label's own dwell in state ``s`` when the exit rates differ (LR test) by 1.2x or more."""
-    m = x.a == s
+def _dwells(lab, lab_cut, x: Exits, s: int, seed: int):
+    """Each label's own dwell in state ``s`` when the exit rates differ (LR test) by 1.2x or more (fitted
+    with the label's stays cut off by the end of the sample)."""
+    m, c = x.a == s, x.cut_a == s
     groups = {str(k): x.dwell[m][lab[m] == k] for k in pd.unique(lab[m])}
     enough = {k: d for k, d in groups.items() if d.size >= MIN_EXITS}
     pvalue = dwell_pvalue(list(enough.values())) if len(enough) >= 2 else 1.0
@@ -134,7 +144,8 @@ def _dwells(lab, x: Exits, s: int, seed: int):
     means = [float(d.mean()) for d in enough.values()]
     if max(means) < RATIO_MIN * max(min(means), 1e-9):
         return {}, 1.0
-    return {k: fit_dwell(d, seed + s).dist for k, d in enough.items()}, pvalue
+    cut = {str(k): x.cut_t[c][lab_cut[c] == k] for k in pd.unique(lab_cut[c])}
+    return {k: fit_dwell(d, seed + s, cut.get(k)).dist for k, d in enough.items()}, pvalue
 
 
 def fit_overrides(prof: Profile, fit: StateFit, sources: list[LabelSource], seed: int = 0):
@@ -149,6 +160,8 @@ def fit_overrides(prof: Profile, fit: StateFit, sources: list[LabelSource], seed
     exclude_dwell: dict[int, np.ndarray] = {}
     used: list[LabelSource] = []
     labels = {src.name: src.labels[x.ent] for src in sources if 2 <= len(pd.unique(src.labels[x.ent])) <= MAX_LABELS}
+    labels_cut = {src.name: src.labels[x.cut_ent].astype(str) for src in sources if src.name in labels}
+    exclude_cut: dict[int, np.ndarray] = {}
     for s in range(n):
         if fit.names[s] in fit.machine.terminal or int((x.a == s).sum()) < MIN_EXITS * 2:
             continue
@@ -159,7 +172,7 @@ def fit_overrides(prof: Profile, fit: StateFit, sources: list[LabelSource], seed
             if src.name not in labels:
                 continue
             rows, p_rows = _rows(labels[src.name], x, s, fit.names)
-            dwells, p_dwell = _dwells(labels[src.name], x, s, seed)
+            dwells, p_dwell = _dwells(labels[src.name], labels_cut[src.name], x, s, seed)
             if rows and (best_rows is None or p_rows < best_rows[0]):
                 best_rows = (p_rows, src, rows)
             if dwells and (best_dwell is None or p_dwell < best_dwell[0]):
@@ -172,6 +185,9 @@ def fit_overrides(prof: Profile, fit: StateFit, sources: list[LabelSource], seed
             for label, value in values.items():
                 found.setdefault((src.name, label), {"transitions": {}, "dwell": {}})[field][fit.names[s]] = value
                 excl[s] = excl.get(s, np.zeros(x.a.size, bool)) | ((x.a == s) & (lab == label))
+                if field == "dwell":
+                    lc = labels_cut[src.name]
+                    exclude_cut[s] = exclude_cut.get(s, np.zeros(lc.size, bool)) | ((x.cut_a == s) & (lc == label))
             if src not in used:
                 used.append(src)
     base = {}
@@ -183,7 +199,8 @@ def fit_overrides(prof: Profile, fit: StateFit, sources: list[LabelSource], seed
     for s, drop in exclude_dwell.items():
         rest = x.dwell[(x.a == s) & ~drop]
         if rest.size >= 5:
-            base_dwell[fit.names[s]] = fit_dwell(rest, seed + s).dist
+            cut = x.cut_t[(x.cut_a == s) & ~exclude_cut.get(s, np.zeros(x.cut_a.size, bool))]
+            base_dwell[fit.names[s]] = fit_dwell(rest, seed + s, cut).dist
     overrides = [TransitionOverride(when=[Condition(attribute=attr, equals=label)], transitions=v["transitions"],
                                     dwell=v["dwell"], description=_describe(attr, label, v))
                  for (attr, label), v in sorted(found.items())]
