@@ -42,8 +42,10 @@ def _rss_mb() -> float:
 
 def stream_pass(bundle: Path) -> dict:
     """The pandas reference alone on the biggest table, whole-table queries: one merged template
-    (event_count: one part in memory at a time) and one selection template (attribute_mean over one
-    day: the part plus the selected values); peak RSS of this process after each, and one part's size."""
+    (event_count: one part in memory at a time), one selection template (attribute_mean over a seventh
+    of the horizon: the part plus the selected values) and two entity-path templates (state_duration,
+    transition_counts over the whole horizon, naive readings in the same pass); peak RSS of this
+    process after each, and one part's size."""
     import pyarrow.parquet as pq
 
     from tools.bundle.layout import table_files
@@ -63,11 +65,18 @@ def stream_pass(bundle: Path) -> dict:
     base = dict(table=t.name, entity=t.entity, time=t.time)
     day = Window(start=t.start.isoformat().replace("+00:00", "Z"),
                  end=(t.start + (t.end - t.start) / 7).isoformat().replace("+00:00", "Z"))
-    for name, q in (("event_count", QuerySpec(template="event_count", **base)),
-                    ("attribute_mean", QuerySpec(template="attribute_mean", window=day, params={"key": key}, **base))):
+    runs = [("event_count", QuerySpec(template="event_count", **base)),
+            ("attribute_mean", QuerySpec(template="attribute_mean", window=day, params={"key": key}, **base))]
+    st = next((c for c in t.states if c.is_state and len(c.values) > 1), None)
+    if st is not None:  # the entity path: per-episode durations (a mean) and transition counts, whole horizon
+        state = {"state": {"column": st.name}, "value": st.values[1]}
+        runs += [(n, QuerySpec(template=n, params=state, **base)) for n in ("state_duration", "transition_counts")]
+    for name, q in runs:
         s = time.perf_counter()
         answer = ex.run(templates[name], q, Frames(bundle))
         out[name] = {"answer": answer, "seconds": round(time.perf_counter() - s, 1), "peak_rss_mb": round(_rss_mb())}
+        if templates[name].naive is not None:  # computed in the same pass on the entity path
+            out[name]["naive"] = ex.run(templates[name], q, Frames(bundle), naive=True)
     return out
 
 
