@@ -7,7 +7,7 @@ RSS of every dask worker and of the driver, of `check` and of `queries`, and whe
 SQL executors agreed on every question.
 
     nice -n 10 python bench/bench_scale.py --rows 10000000 [--workers 2] [--memory-limit 4GB]
-        [--keep DIR] [--skip-check] [--skip-queries] [--questions N] [--json OUT.json]
+        [--keep DIR] [--skip-check] [--skip-queries] [--views] [--questions N] [--json OUT.json]
 
 `--keep DIR` on an existing bundle (data.duckdb present) skips generation: `--keep B --skip-check` runs
 only `queries` on B.
@@ -133,6 +133,8 @@ def main() -> None:
     ap.add_argument("--skip-check", action="store_true", help="Reusing a checked bundle: only run queries.")
     ap.add_argument("--skip-queries", action="store_true")
     ap.add_argument("--json", type=Path, help="Also write the figures here.")
+    ap.add_argument("--views", action="store_true",
+                    help="Rebuild data.duckdb as views over the parts (what generate does above 50M rows).")
     ap.add_argument("--questions", type=int, help="Questions in the suite (queries --n; default: the spec's plan).")
     ap.add_argument("--child", choices=["check", "queries", "stream"], help=argparse.SUPPRESS)
     ap.add_argument("--stream", action="store_true", help="Also time the pandas reference alone on parts.")
@@ -171,6 +173,12 @@ def main() -> None:
             fig["parquet_mb"] = round(sum(p.stat().st_size for p in (out / "data").rglob("*.parquet")) / 2**20)
             print(f"generated {fig['rows']:,} rows in {fig['generate_s']} s; worker peak RSS "
                   f"{fig['worker_peak_rss_mb']} MB; driver {fig['driver_peak_rss_mb']} MB", flush=True)
+        if args.views:  # the big-world path on a small world: data.duckdb as views over the parts
+            from tools.generate.duck_views import write_duckdb
+
+            (out / "data.duckdb").unlink()
+            write_duckdb(out, str(out / "data"), sorted(p.name for p in (out / "data").iterdir() if p.is_dir()),
+                         views=True)
         if not args.skip_check:
             fig["check"] = run_child("check", out, args.memory_limit)
             print(f"check: {fig['check']}", flush=True)
