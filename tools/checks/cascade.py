@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.checks.model import MAX_AFFECTED, Z_THRESHOLD, Check, us_to_iso
+from tools.checks.model import MAX_AFFECTED, Z_THRESHOLD, Check, rec_key, us_to_iso
 from tools.checks.patterns import Ctx, checked_keys, direction, fit_for, make_ctx, pattern
 from tools.checks.series import fetch, spread
 
@@ -20,7 +20,7 @@ def onset(ctx: Ctx, lo: int, hi: int) -> tuple[int | None, str, str]:
     if not keys:
         return None, f"no level keys ({rec['kind']})", ""
     ents = spread(sorted(rec["entities"]), MAX_AFFECTED)
-    series, sql = fetch(ctx.b, rec["table"], rec["id_column"], rec["timestamp_column"], ents, keys)
+    series, sql = fetch(ctx.b, rec["table"], rec_key(rec), rec["timestamp_column"], ents, keys)
     per_key: dict[str, dict[int, list[float]]] = {k: {} for k in keys}
     for s in series.values():
         rows = (s.t >= lo) & (s.t < hi)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from tools.bundle.opened import Bundle
-from tools.checks.model import in_list, iso_to_us, qi
+from tools.checks.model import in_list, iso_to_us, key_sql, qi, rec_key
 from tools.checks.patterns import make_ctx, peers
 from tools.checks.series import fetch
 from tools.common.durations import parse_duration
@@ -49,7 +49,7 @@ def _series_panel(ax, b: Bundle, rec: dict, key: str, lo: int, hi: int) -> str:
     peer = _closest_peer(b, rec, key, ent, calm, extra)
     em = b.spec.entity(rec["entity_type"]).emission
     step = parse_duration(em.cadence) * 1e6 if em is not None and em.kind == "periodic" else None
-    series, _ = fetch(b, rec["table"], rec["id_column"], rec["timestamp_column"], [ent] + ([peer] if peer else []),
+    series, _ = fetch(b, rec["table"], rec_key(rec), rec["timestamp_column"], [ent] + ([peer] if peer else []),
                       [key], extra)
     for name, style, width in ((ent, "-", 1.6), (peer, "-", 1.0)):
         s = series.get(name) if name else None
@@ -84,7 +84,7 @@ def _steady(b: Bundle, rec: dict, candidates: list[str], lo: int, hi: int) -> li
     col = getattr(machine, "column", None)
     if not col or col not in set(b.columns(rec["table"])) or not candidates:
         return []
-    idc, ts, sc, tab = qi(rec["id_column"]), qi(rec["timestamp_column"]), qi(col), qi(rec["table"])
+    idc, ts, sc, tab = key_sql(rec_key(rec)), qi(rec["timestamp_column"]), qi(col), qi(rec["table"])
     usual = b.one(f"SELECT {sc} FROM {tab} GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")[0]
     if usual is None:
         return []
@@ -99,7 +99,7 @@ def _closest_peer(b: Bundle, rec: dict, key: str, ent: str, candidates: list[str
     affected entity's, so both series share the plot's scale."""
     if not candidates:
         return None
-    idc = qi(rec["id_column"])
+    idc = key_sql(rec_key(rec))
     rows = b.sql(f"SELECT {idc}, median({qi(key)}) FROM {qi(rec['table'])} WHERE {idc} IN "
                  f"{in_list([ent, *candidates])}{extra} GROUP BY 1")
     level = {str(i): v for i, v in rows}
@@ -110,7 +110,7 @@ def _closest_peer(b: Bundle, rec: dict, key: str, ent: str, candidates: list[str
 
 
 def _count_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str:
-    idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
+    idc, ts = key_sql(rec_key(rec)), qi(rec["timestamp_column"])
     if getattr(get_kind(rec["kind"]), "adds_arrivals", False):
         sql = (f"SELECT (first_us // {HOUR}) * {HOUR} AS h, count(*), count(*) FILTER (WHERE NOT surge) FROM "
                f"(SELECT min(epoch_us({ts})) AS first_us, {idc} IN {in_list(rec['entities'])} AS surge FROM "
@@ -155,13 +155,13 @@ def _behavior_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str | None:
     params = rec.get("params") or {}
     src = sorted({label(mapping, st) for st in set(params.get("transitions") or {}) | set(params.get("dwell") or {})})
     src = src or sorted({label(mapping, st) for st in mapping})
-    idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
+    idc, ts = key_sql(rec_key(rec)), qi(rec["timestamp_column"])
     start, end = iso_to_us(rec["start"]), iso_to_us(rec["end"])
     step = max(HOUR, (end - start) // 8)
     lab = f"coalesce({qi(col)}, '{NULL_LABEL}')"
     aff = in_list(sorted(rec.get("targets") or rec["entities"]))
-    rows = b.sql(f"SELECT {idc} IN {aff} AS a, (t - {start}) // {step} AS k, cur, count(*) FROM "
-                 f"(SELECT {idc}, epoch_us({ts}) AS t, {lab} AS cur, lag({lab}) OVER w AS prev FROM {qi(rec['table'])} "
+    rows = b.sql(f"SELECT a, (t - {start}) // {step} AS k, cur, count(*) FROM "
+                 f"(SELECT {idc} IN {aff} AS a, epoch_us({ts}) AS t, {lab} AS cur, lag({lab}) OVER w AS prev FROM {qi(rec['table'])} "
                  f"WINDOW w AS (PARTITION BY {idc} ORDER BY {ts}, rowid)) WHERE prev IN {in_list(src)} "
                  f"AND t BETWEEN {lo} AND {hi} GROUP BY ALL")
     if not rows:

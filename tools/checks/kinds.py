@@ -16,7 +16,9 @@ from tools.checks.model import (
     Check,
     in_list,
     iso_to_us,
+    key_sql,
     qi,
+    rec_key,
 )
 from tools.checks.patterns import Ctx, allowed_fp, needed, pattern, peers, table_columns, value_checks
 from tools.checks.series import control_windows, fetch, robust_scale, spread
@@ -34,7 +36,7 @@ def missing_checks(ctx: Ctx) -> tuple[Check, Check]:
     step = int(parse_duration(e.emission.cadence) * 1e6) if periodic else 0
     affected = spread(sorted(rec["entities"]), MAX_AFFECTED)
     others = peers(ctx) if periodic else []
-    series, sql = fetch(b, rec["table"], rec["id_column"], rec["timestamp_column"], affected + others, [])
+    series, sql = fetch(b, rec["table"], rec_key(rec), rec["timestamp_column"], affected + others, [])
     hits = fp_c = n_c = fp_p = n_p = 0
     for ent in affected:
         s = series.get(ent)
@@ -113,7 +115,7 @@ def behavior_checks(ctx: Ctx) -> tuple[Check, Check]:
     params = rec.get("params") or {}
     shifted = set(params.get("transitions") or {}) | set(params.get("dwell") or {}) or set(mapping)
     sources = sorted({label(mapping, st) for st in shifted})
-    idc, ts, length = qi(rec["id_column"]), qi(rec["timestamp_column"]), ctx.end - ctx.start
+    idc, ts, length = key_sql(rec_key(rec)), qi(rec["timestamp_column"]), ctx.end - ctx.start
     lab = f"coalesce({qi(col)}, '{NULL_LABEL}')"
     mine = set(rec.get("targets") or rec["entities"])  # the whole targeted population: its rows outside
     # the window are the baseline (for arriving entities, the sessions active in the window are few)
@@ -189,7 +191,7 @@ def arrival_checks(ctx: Ctx) -> tuple[Check, Check]:
     """flash_crowd on arriving entities: more entities start in the window than in the same clock
     window on other days (z of the count vs their median, Poisson floor on the scale)."""
     rec, b = ctx.rec, ctx.b
-    idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
+    idc, ts = key_sql(rec_key(rec)), qi(rec["timestamp_column"])
     sql = f"SELECT {idc} AS entity, min(epoch_us({ts})) AS first_us FROM {qi(rec['table'])} GROUP BY {idc}"
     d = b.numpy(sql)
     first = np.asarray(d["first_us"], np.int64)

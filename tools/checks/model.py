@@ -43,6 +43,25 @@ def qi(name: str) -> str:
     return quote_qualified(*name.split(".", 1))
 
 
+def key_sql(key: str | tuple[str, ...] | list[str], alias: str = "") -> str:
+    """An entity's id in SQL: its id column, or the columns of a composite key joined with "/"
+    (``RTR_001/eth2``: the label incidents.json, answers and the keyed question views use); ``alias``
+    qualifies each column (``m.``)."""
+    pre = f"{alias}." if alias else ""
+    if isinstance(key, str) or len(key) == 1:
+        return pre + qi(key if isinstance(key, str) else key[0])
+    from tools.spec.entity import KEY_SEPARATOR
+
+    return "(" + f" || {ql(KEY_SEPARATOR)} || ".join(f"CAST({pre}{qi(c)} AS VARCHAR)" for c in key) + ")"
+
+
+def rec_key(rec: dict) -> str | tuple[str, ...]:
+    """The key of an incident record's entities: ``id_column``, or with ``key_parts`` (a composite key)
+    the tuple of key columns (``key_sql`` of it matches the record's ``entities`` labels)."""
+    parts = rec.get("key_parts") or ()
+    return (rec["id_column"], *parts) if parts else rec["id_column"]
+
+
 def ql(value: object) -> str:
     """A SQL literal for a number, or for anything else as its text (``tools.sqlsafe``)."""
     if isinstance(value, int | float) and not isinstance(value, bool):

@@ -23,10 +23,22 @@ from tools.checks.model import (
     Check,
     in_list,
     iso_to_us,
+    key_sql,
     qi,
     ql,
+    rec_key,
 )
-from tools.checks.series import Fit, Model, Series, Window, control_windows, fetch, in_windows, spread
+from tools.checks.series import (
+    Fit,
+    Model,
+    Series,
+    Window,
+    control_windows,
+    fetch,
+    in_windows,
+    spread,
+    table_entities,
+)
 from tools.checks.tables import has_trend, seasonal_periods
 from tools.patterns.registry import get_kind
 from tools.spec.formula import formula_names
@@ -84,7 +96,7 @@ def peers(ctx: Ctx) -> list[str]:
     rec = ctx.rec
     busy = {ent for r in ctx.b.incidents if r.get("table") == rec["table"]
             and iso_to_us(r["start"]) < ctx.end and ctx.start < iso_to_us(r["end"]) for ent in r["entities"]}
-    return spread([x for x in ctx.b.entities(rec["table"], rec["id_column"]) if x not in busy], MAX_PEERS)
+    return spread([x for x in table_entities(ctx.b, rec["table"], rec_key(rec)) if x not in busy], MAX_PEERS)
 
 
 def checked_keys(rec: dict, present: set[str]) -> tuple[list[str], list[str]]:
@@ -176,7 +188,7 @@ def value_checks(ctx: Ctx) -> tuple[Check, Check]:
     cols = sorted(set(keys) | {k for key in keys if direction(rec, key) == "decoupled" for k in inputs_of(ctx, key)})
     affected = spread(sorted(rec["entities"]), MAX_AFFECTED)
     unaffected = peers(ctx)
-    series, sql = fetch(b, rec["table"], rec["id_column"], rec["timestamp_column"], affected + unaffected, cols)
+    series, sql = fetch(b, rec["table"], rec_key(rec), rec["timestamp_column"], affected + unaffected, cols)
     det = [f"{k}: not a column of {rec['table']} (hidden), not checked" for k in hidden]
     det += [f"{k}: derived by formula from the injected keys, not checked" for k in derived]
     loc, det_ok, loc_ok = [], bool(keys), True
@@ -237,7 +249,7 @@ def baseline_identity(ctx: Ctx) -> tuple[str, bool]:
     keys = [k for k in rec["keys"] if k in table_columns(b, rec["table"])]
     if not b.has("baseline." + rec["table"]) or not keys:
         return "", True
-    idc, ts = qi(rec["id_column"]), qi(rec["timestamp_column"])
+    key, ts = rec_key(rec), qi(rec["timestamp_column"])
     windows = [r for r in b.incidents if r.get("table") == rec["table"]]
     # a behaviour shift changes its targets' paths for good (a different state after the window)
     shifted = sorted({x for r in windows if getattr(get_kind(r["kind"]), "shifts_behaviour", False)
@@ -245,11 +257,12 @@ def baseline_identity(ctx: Ctx) -> tuple[str, bool]:
     ents = [x for x in rec["entities"] if x not in set(shifted)]
     if not ents:
         return "", True
-    outside = " AND ".join(f"NOT (m.{idc} IN {in_list(r['entities'])} AND m.{ts} >= TIMESTAMPTZ {ql(r['start'])} "
+    outside = " AND ".join(f"NOT ({key_sql(key, 'm')} IN {in_list(r['entities'])} AND m.{ts} >= TIMESTAMPTZ {ql(r['start'])} "
                            f"AND m.{ts} < TIMESTAMPTZ {ql(r['end'])})" for r in windows) or "TRUE"
     diff = " OR ".join(f"m.{qi(k)} IS DISTINCT FROM w.{qi(k)}" for k in keys)
+    on = " AND ".join(f"m.{qi(c)} = w.{qi(c)}" for c in ([key] if isinstance(key, str) else key))
     sql = (f"SELECT count(*) FROM {qi(rec['table'])} m JOIN {qi('baseline.' + rec['table'])} w "
-           f"ON m.{idc} = w.{idc} AND m.{ts} = w.{ts} WHERE m.{idc} IN {in_list(ents)} "
+           f"ON {on} AND m.{ts} = w.{ts} WHERE {key_sql(key, 'm')} IN {in_list(ents)} "
            f"AND ({diff}) AND {outside}")
     n = int(b.one(sql)[0])
     return f"baseline world: {n} rows of the affected entities differ outside the incident windows", n == 0

@@ -20,7 +20,7 @@ def _inner(t: TableInfo, m) -> str:
             ([f"{col} > {p.high!r}"] if p.high is not None else []) + \
             ([f"{col} <> round({col})"] if p.integer else [])
     ts = f"epoch_us({qi(t.ts_col)})" if t.ts_col else "NULL::BIGINT"
-    return (f"SELECT {qi(t.id_col)} AS entity, {ts} AS t_us, {ql(m.name + '=')} || CAST({col} AS VARCHAR) AS what "
+    return (f"SELECT {t.key} AS entity, {ts} AS t_us, {ql(m.name + '=')} || CAST({col} AS VARCHAR) AS what "
             f"FROM {qi(t.name)} WHERE {col} IS NOT NULL AND ({' OR '.join(conds)})")
 
 

@@ -34,7 +34,7 @@ def result(b: Bundle, name: str, t: TableInfo, inner: str, n: int, ok: str, what
 
 def _ent_ts(t: TableInfo) -> str:
     ts = f"epoch_us({qi(t.ts_col)})" if t.ts_col else "NULL::BIGINT"
-    return f"{qi(t.id_col)} AS entity, {ts} AS t_us"
+    return f"{t.key} AS entity, {ts} AS t_us"
 
 
 def windows(b: Bundle, t: TableInfo, kinds: set[str], key: str | None = None) -> list[dict]:
@@ -62,7 +62,7 @@ def _sources(t: TableInfo, key: str) -> set[str]:
 
 def _in_window(t: TableInfo, r: dict) -> str:
     ts = qi(t.ts_col)
-    return (f"({qi(t.id_col)} IN {in_list(r['entities'])} AND {ts} >= TIMESTAMPTZ {ql(r['start'])} "
+    return (f"({t.key} IN {in_list(r['entities'])} AND {ts} >= TIMESTAMPTZ {ql(r['start'])} "
             f"AND {ts} < TIMESTAMPTZ {ql(r['end'])})")
 
 
@@ -104,9 +104,9 @@ def check_ranges(b: Bundle, t: TableInfo) -> Check | None:
 
 def check_duplicates(b: Bundle, t: TableInfo) -> Check:
     """Static tables: the id is unique."""
-    inner = (f"SELECT {qi(t.id_col)} AS entity, NULL::BIGINT AS t_us, CAST(count(*) AS VARCHAR) || ' rows' "
-             f"AS what FROM {qi(t.name)} GROUP BY {qi(t.id_col)} HAVING count(*) > 1")
-    return _run(b, "duplicate_keys", t, inner, f"{t.id_col} is unique", "duplicated keys")
+    inner = (f"SELECT {t.key} AS entity, NULL::BIGINT AS t_us, CAST(count(*) AS VARCHAR) || ' rows' "
+             f"AS what FROM {qi(t.name)} GROUP BY {t.key} HAVING count(*) > 1")
+    return _run(b, "duplicate_keys", t, inner, f"{t.key_name} is unique", "duplicated keys")
 
 
 def check_foreign_keys(b: Bundle, t: TableInfo) -> Check | None:

@@ -26,7 +26,7 @@ def _table_rows(b: Bundle) -> list[dict]:
         cols = b.columns(t.name)
         ts = f", min(epoch_us({qi(t.ts_col)})), max(epoch_us({qi(t.ts_col)}))" if t.ts_col else ", NULL, NULL"
         counts = "".join(f", count({qi(c)})" for c in cols)
-        n, ents, lo, hi, *nonnull = b.one(f"SELECT count(*), count(DISTINCT {qi(t.id_col)}){ts}{counts} "
+        n, ents, lo, hi, *nonnull = b.one(f"SELECT count(*), count(DISTINCT {t.key}){ts}{counts} "
                                           f"FROM {qi(t.name)}")
         out.append({"name": t.name, "kind": t.kind, "rows": n, "entities": ents, "lo": lo, "hi": hi,
                     "nulls": {c: n - k for c, k in zip(cols, nonnull, strict=True)}})

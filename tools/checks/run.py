@@ -43,14 +43,14 @@ def pattern_checks(b: Bundle, only: set[str] | None = None) -> list[Check]:
 def _prefetch(b: Bundle, only: set[str] | None) -> None:
     """One scan per table for the series the incidents' checks read (each incident's sample of
     affected entities and its unaffected peers, every measurement column), instead of one per check."""
-    from tools.checks.model import MAX_AFFECTED
+    from tools.checks.model import MAX_AFFECTED, rec_key
     from tools.checks.patterns import make_ctx, peers
     from tools.checks.series import prefetch, spread
 
     wanted: dict[tuple[str, str, str, str], set[str]] = {}
     for rec in b.incidents:
         if (only is None or rec["id"] in only) and b.has(rec["table"]) and rec.get("timestamp_column"):
-            ents = wanted.setdefault((rec["table"], rec["id_column"], rec["timestamp_column"], rec["entity_type"]), set())
+            ents = wanted.setdefault((rec["table"], rec_key(rec), rec["timestamp_column"], rec["entity_type"]), set())
             ents |= set(spread(sorted(rec["entities"]), MAX_AFFECTED)) | set(peers(make_ctx(b, rec)))
     for (table, id_col, ts_col, etype), ents in wanted.items():
         cols = set(b.columns(table))

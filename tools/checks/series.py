@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tools.bundle.opened import Bundle
-from tools.checks.model import MIN_BASELINE_ROWS, in_list, qi
+from tools.checks.model import MIN_BASELINE_ROWS, in_list, key_sql, qi
 
 Window = tuple[int, int]  # [start, end) in epoch microseconds
 
@@ -28,11 +28,24 @@ class Series:
     x: dict[str, np.ndarray]      # key -> float values (nan = null)
 
 
-def fetch_sql(table: str, id_col: str, ts_col: str, entities: list[str], keys: list[str], extra: str = "") -> str:
-    """The rows of ``entities`` (id, epoch microseconds, ``keys``), ordered by entity and time."""
-    cols = "".join(f", {qi(k)}" for k in keys)
-    return (f"SELECT {qi(id_col)} AS entity, epoch_us({qi(ts_col)}) AS t_us{cols} FROM {qi(table)} "
-            f"WHERE {qi(id_col)} IN {in_list(entities)}{extra} ORDER BY {qi(id_col)}, {qi(ts_col)}, rowid")
+def fetch_sql(table: str, id_col: str | tuple[str, ...], ts_col: str, entities: list[str], keys: list[str],
+              extra: str = "") -> str:
+    """The rows of ``entities`` (id, epoch microseconds, ``keys``), ordered by entity and time; ``id_col``
+    is the id column or a composite key's columns (``rec_key``)."""
+    cols, idc = "".join(f", {qi(k)}" for k in keys), key_sql(id_col)
+    return (f"SELECT {idc} AS entity, epoch_us({qi(ts_col)}) AS t_us{cols} FROM {qi(table)} "
+            f"WHERE {idc} IN {in_list(entities)}{extra} ORDER BY {idc}, {qi(ts_col)}, rowid")
+
+
+def table_entities(b: Bundle, table: str, key: str | tuple[str, ...]) -> list[str]:
+    """The distinct entities of a table, sorted: its ids, or a composite key's labels (cached)."""
+    if isinstance(key, str):
+        return b.entities(table, key)
+    got = b.cache.get(("entities", table, key))
+    if got is None:
+        got = b.cache[("entities", table, key)] = sorted(
+            str(x) for x, in b.sql(f"SELECT DISTINCT {key_sql(key)} FROM {qi(table)} WHERE {key_sql(key)} IS NOT NULL"))
+    return got
 
 
 def _series(b: Bundle, sql: str, keys: list[str]) -> dict[str, Series]:

@@ -28,6 +28,19 @@ class TableInfo:
     measurements: list[Measurement] = field(default_factory=list)
     fks: list[tuple[str, str]] = field(default_factory=list)   # (column, parent entity type)
     labels: dict[str, dict[str, str | None]] = field(default_factory=dict)  # column -> state -> label
+    key_parts: tuple[str, ...] = ()             # the other columns of a composite key (Interface_ID)
+
+    @property
+    def key(self) -> str:
+        """The entity's id in SQL (a composite key's columns joined: ``RTR_001/eth2``)."""
+        from tools.checks.model import key_sql
+
+        return key_sql((self.id_col, *self.key_parts))
+
+    @property
+    def key_name(self) -> str:
+        """The key's columns as a user reads them: ``Device_ID`` or ``Device_ID/Interface_ID``."""
+        return "/".join((self.id_col, *self.key_parts))
 
     @property
     def base(self) -> str:
@@ -61,7 +74,7 @@ def table_infos(spec: Spec, present: set[str]) -> list[TableInfo]:
             if static and prefix + static in present:
                 cols = [a.name for a in e.attributes if a.in_static]
                 infos.append(TableInfo(prefix + static, e, "static", e.id.column, None, [e.id.column, *cols],
-                                       fks=[f for f in fks if f[0] in cols]))
+                                       fks=[f for f in fks if f[0] in cols], key_parts=e.key_parts))
             if e.emission and prefix + e.table_name in present:
                 em, sm = e.emission, e.states
                 cols = [a.name for a in e.attributes if a.in_rows]
@@ -73,7 +86,7 @@ def table_infos(spec: Spec, present: set[str]) -> list[TableInfo]:
                 infos.append(TableInfo(prefix + e.table_name, e, "periodic" if em.kind == "periodic" else "events",
                                        e.id.column, em.timestamp_column, strict,
                                        [m for m in e.measurements if not m.hidden],
-                                       [f for f in fks if f[0] in cols], labels))
+                                       [f for f in fks if f[0] in cols], labels, e.key_parts))
     return infos
 
 

@@ -136,7 +136,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
     DuckDB schema ``baseline``). Returns the table summaries and the incident records."""
     from tools.generate.incidents.inject import Injector
     from tools.generate.incidents.manifest import incident_records
-    from tools.generate.incidents.resolve import resolve_incidents
+    from tools.generate.incidents.resolve import entity_labels, resolve_incidents
 
     pops = build_populations(spec, seed, scale)
     incidents = resolve_incidents(spec, pops, seed)  # may add flash-crowd entities after the base ones
@@ -183,7 +183,7 @@ def write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progress: P
     finally:
         pipe.close()
     tables = [TableSummary(t, n, k, pipe.rows(t), ents, cols, lo, hi) for t, n, k, ents, cols, lo, hi in pending]
-    records = incident_records(spec, incidents, {n: list(p.ids) for n, p in pops.items()}, injector)
+    records = incident_records(spec, incidents, entity_labels(pops), injector)
     return tables, records
 
 

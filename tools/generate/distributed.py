@@ -160,7 +160,7 @@ def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progre
     )
     from tools.generate.incidents.inject import Injector
     from tools.generate.incidents.manifest import incident_records
-    from tools.generate.incidents.resolve import resolve_incidents
+    from tools.generate.incidents.resolve import entity_labels, resolve_incidents
 
     data_url = data_url or str(out_dir / DATA_DIR)
     pops = build_populations(spec, seed, scale)
@@ -218,6 +218,6 @@ def dask_write_tables(spec: Spec, out_dir: Path, seed: int, scale: float, progre
     from tools.generate.duck_views import write_duckdb
 
     write_duckdb(out_dir, data_url, [t.name for t in tables], views=sum(t.rows for t in tables) > view_threshold_rows)
-    records = incident_records(spec, incidents, {n: list(p.ids) for n, p in pops.items()}, injector)
+    records = incident_records(spec, incidents, entity_labels(pops), injector)
     return tables, records
 

@@ -149,12 +149,8 @@ def build_catalog(spec: Spec) -> Catalog:
 
 
 def composite_parts(e) -> tuple[str, ...]:
-    """The other columns of an entity's composite key: the spec lists repeated ids (a router's id on each
-    of its interfaces) and a ``listed`` attribute on the rows pairs each with its second part."""
-    ids = list(e.id.values)
-    if len(set(ids)) == len(ids):
-        return ()
-    return tuple(a.name for a in e.attributes if a.dist.kind == "listed" and a.in_rows)
+    """The other columns of an entity's composite key (``EntityType.key_parts``)."""
+    return e.key_parts
 
 
 def _fk_target(e, column: str) -> str:

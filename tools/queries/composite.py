@@ -22,9 +22,14 @@ Templates that keep refusing a composite key, and why:
 - ``forecast_*``: they read the held-back rows (``holdout/``) through their own selection; their
   candidates carry no ``entity_parts`` (an entity filter on a composite table selects by ``entity``).
 - ``parent_sequence_count``: counts distinct parents through a foreign key; the parent has a single id.
-- ``detect_*``, ``shape_*``, ``claim_check``, ``false_premise``, ``unanswerable``, ``incident_*``: they
-  read ``incidents.json``, whose affected entities the generator names by the ``entity`` column alone (a
-  router, not a link), so the full key of an affected entity is not known to the question.
+- ``detect_*``, ``shape_*``, ``claim_check``, ``false_premise``, ``unanswerable``: not ported to the keyed view
+  yet (their candidates get ``entity_parts`` from ``Inc.spec`` and evaluation drops them as not expressible).
+- ``incident_cross_table`` from a composite source: the related table refers to a link by one column.
+
+The ``incident_*`` templates (but ``incident_cross_table``) are keyed: incidents.json names a composite
+entity by its label (``RTR_001/eth2``; the record's ``key_parts`` lists the columns after ``id_column``),
+synthesis reads the table through ``keyed_table`` (a temp view ``keyed_view_ddl`` on every synthesis
+cursor) and the candidates' filters name the joined key column, which the executors' keyed view adds.
 - any keyed template whose entity filter or group matches ``entity`` to a single column of another table
   (one router's links share that id): ``keyed_spec`` raises, and synthesis drops the candidate as not
   expressible. An entity filter or a group (``group_via``, ``group_table``) through the entity's own
@@ -42,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from tools.queries.spec import QuerySpec
+from tools.spec.entity import KEY_SEPARATOR
 
 NATIVE = frozenset({"entity_count_threshold", "entity_count_streak"})
 KEYED = frozenset({
@@ -53,9 +59,13 @@ KEYED = frozenset({
     # per row, but an entity filter on the rows' own columns ("links that ever lost packets") selects entities
     "event_count", "event_rate", "attribute_mean", "attribute_std", "attribute_percentile",
     "conditional_aggregate", "exists",
+    # incidents.json names a composite entity by its label (RTR_001/eth2, ``key_parts`` in the record); their
+    # candidates come from ``keyed_table`` and filter on the joined key column (``key_column``)
+    "incident_exists", "incident_kpi", "incident_affected_count", "incident_top_k", "incident_worst_entity",
+    "incident_vs_baseline", "incident_cross_entity",
 })
 COMPOSITE_OK = NATIVE | KEYED
-SEPARATOR = "/"  # "RTR_001/eth2": the parts in key order, joined (a part may itself contain "/")
+SEPARATOR = KEY_SEPARATOR  # "RTR_001/eth2": the parts in key order, joined (a part may itself contain "/")
 
 
 def key_columns(q: QuerySpec) -> list[str]:
@@ -133,6 +143,25 @@ def keyed_spec(q: QuerySpec) -> QuerySpec:
         params["of"] = key
     return q.model_copy(update={"table": view_name(q), "entity": key, "entity_parts": [], "params": params,
                                 "entity_filter": f, "group_by": key if q.group_by == q.entity else q.group_by})
+
+
+def keyed_table(t):
+    """The synthesis view of a composite table ``t`` (a catalog ``TableView``): the keyed view
+    (``keyed_view_ddl``, a temp view on every synthesis cursor) with the joined key as its entity. A static
+    attribute read by the entity's id from another table is left out (its filter would match one column)."""
+    q = QuerySpec(template="x", table=t.name, entity=t.entity, time=t.time, entity_parts=list(t.entity_parts))
+    attrs = tuple(a for a in t.attrs if a.table is None or a.key != t.entity)
+    return dataclasses.replace(t, name=view_name(q), entity=key_column(q), entity_parts=(), attrs=attrs)
+
+
+def keyed_view_ddl(t) -> str:
+    """``CREATE TEMP VIEW`` of a composite table's keyed view (the ``keyed_sql`` view, for synthesis queries)."""
+    from tools.queries.sql.common import ident, lit
+
+    q = QuerySpec(template="x", table=t.name, entity=t.entity, time=t.time, entity_parts=list(t.entity_parts))
+    joined = f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in (t.entity, *t.entity_parts))
+    return (f"CREATE OR REPLACE TEMP VIEW {ident(view_name(q))} AS SELECT *, {joined} AS {ident(key_column(q))} "
+            f"FROM {ident(t.name)}")
 
 
 def _static(table: str) -> str:

@@ -56,6 +56,11 @@ class SynthContext:
             cur.execute("SET TimeZone = 'UTC'")
             if self.holdout is not None:  # forecast gold SQL reads holdout/<table>.parquet
                 cur.execute(f"SET file_search_path = {quote_literal(str(self.bundle.resolve()))}")
+            for t in self.catalog.tables.values():  # composite keys: the keyed views synthesis reads (per cursor)
+                if t.entity_parts:
+                    from tools.queries.composite import keyed_view_ddl
+
+                    cur.execute(keyed_view_ddl(t))
             self._local.cursor = cur
             self._cursors.append(cur)
         return cur

@@ -12,6 +12,8 @@ from tools.common.dwell import DwellDistribution
 from tools.spec.distributions import AttributeDistribution
 from tools.spec.measurement import Measurement
 
+KEY_SEPARATOR = "/"  # a composite key's label: its parts in key order, joined ("RTR_001/eth2")
+
 
 class Attribute(SpecModel):
     """A static attribute drawn once per entity.
@@ -199,6 +201,16 @@ class EntityType(SpecModel):
     def static_table_name(self) -> str | None:
         """The one-row-per-entity table, if any: ``static_table`` beside an emission, else the main table."""
         return self.static_table if self.emission else self.table_name
+
+    @property
+    def key_parts(self) -> tuple[str, ...]:
+        """The other columns of a composite key (``Interface_ID`` after ``Device_ID``): the spec lists
+        repeated ids (a router's id on each of its interfaces) and a ``listed`` attribute on the rows
+        pairs each with its second part. Empty for a single-column key."""
+        ids = list(self.id.values)
+        if len(set(ids)) == len(ids):
+            return ()
+        return tuple(a.name for a in self.attributes if a.dist.kind == "listed" and a.in_rows)
 
     @property
     def table_names(self) -> list[str]:

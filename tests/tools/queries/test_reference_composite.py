@@ -78,7 +78,7 @@ def test_links_with_more_than_n_lossy_readings_within_an_hour(bundle, links):
 
 def test_other_templates_refuse_a_composite_key():
     with pytest.raises(ValueError, match="composite"):  # the keyed templates: test_reference_composite_keyed.py
-        key_columns(link_q("incident_worst_entity", params={"key": "Latency_ms"}))
+        key_columns(link_q("detect_entities", params={"key": "Latency_ms"}))  # incident_*: test_incident_composite.py
 
 
 def test_a_spec_with_a_composite_link_key_gets_per_link_questions(tmp_path):

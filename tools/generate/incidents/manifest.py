@@ -41,7 +41,8 @@ def incident_records(spec: Spec, incidents: list[ResolvedIncident], ids: dict[st
                      injector: Injector | None) -> list[dict]:
     """One JSON-ready record per resolved incident (cascade levels included, root first).
 
-    ``entities`` are the targets that have rows inside the window (a session that never overlapped
+    ``entities`` (named by ``ids``: an id, or a composite key's label ``RTR_001/eth2`` when the record
+    has ``key_parts``, the other key columns after ``id_column``) are the targets that have rows inside the window (a session that never overlapped
     it was not affected), ``targets`` every entity the incident was aimed at; ``keys`` the visible
     injected columns (or, when only hidden inputs were injected, the visible columns derived from
     them); ``derived_keys`` the visible columns computed from the injected ones by formula (they move
@@ -73,7 +74,8 @@ def incident_records(spec: Spec, incidents: list[ResolvedIncident], ids: dict[st
         rec = {
             "id": inc.id, "kind": inc.kind, "cascade": inc.cascade, "root": inc.root, "level": inc.level,
             "children": inc.children, "entity_type": inc.entity_type, "table": e.table_name,
-            "id_column": e.id.column, "timestamp_column": e.emission.timestamp_column if e.emission else None,
+            "id_column": e.id.column, **({"key_parts": list(e.key_parts)} if e.key_parts else {}),
+            "timestamp_column": e.emission.timestamp_column if e.emission else None,
             "entities": [ids[inc.entity_type][i] for i in entities],
             "targets": [ids[inc.entity_type][i] for i in inc.entities.tolist()],
             "keys": visible or derived,

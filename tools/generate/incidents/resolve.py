@@ -16,6 +16,7 @@ from tools.patterns.magnitude import Magnitude, parse_magnitude
 from tools.patterns.model import Cascade, CascadeStep, EffectsIncident
 from tools.patterns.registry import get_kind
 from tools.spec.distributions import ForeignKey
+from tools.spec.entity import KEY_SEPARATOR
 from tools.spec.errors import SpecError
 from tools.spec.model import Spec
 
@@ -41,6 +42,21 @@ class ResolvedIncident:
     lag: float = 0.0
     children: list[str] = field(default_factory=list)
     path: str = ""
+
+
+def labels(pop: Population) -> list[str]:
+    """Each entity's name in incidents.json and in questions: its id, or for a composite key (``key_parts``)
+    the id and the other key columns joined (``RTR_001/eth2``)."""
+    parts = pop.etype.key_parts
+    if not parts:
+        return list(pop.ids)
+    cols = [pop.attrs[c].as_objects() for c in parts]
+    return [KEY_SEPARATOR.join([str(x), *(str(c[i]) for c in cols)]) for i, x in enumerate(pop.ids)]
+
+
+def entity_labels(pops: dict[str, Population]) -> dict[str, list[str]]:
+    """``labels`` of every entity type."""
+    return {n: labels(p) for n, p in pops.items()}
 
 
 _DAY = re.compile(r"^day\s+(\d+)(?:\s+(\d{1,2}):(\d{2}))?$", re.I)
@@ -71,12 +87,18 @@ def _targets(inc, spec: Spec, pops: dict[str, Population], seed: int, path: str)
     t = inc.target
     pop = pops[t.entity]
     if t.ids is not None:
-        pos = {v: i for i, v in enumerate(pop.ids)}
-        missing = [i for i in t.ids if i not in pos]
+        if pop.etype.key_parts:  # a composite key: a full label (RTR_001/eth2) or an id (all its entities)
+            pos: dict[str, list[int]] = {}
+            for i, (v, lab) in enumerate(zip(pop.ids, labels(pop), strict=True)):
+                pos.setdefault(lab, []).append(i)
+                pos.setdefault(v, []).append(i)
+        else:
+            pos = {v: [i] for i, v in enumerate(pop.ids)}
+        missing, names = [i for i in t.ids if i not in pos], labels(pop)
         if missing:
             raise SpecError("spec", [(f"{path}.target.ids", f"no {t.entity} called {', '.join(missing)} "
-                                                             f"(ids run {pop.ids[0]} .. {pop.ids[-1]})")])
-        return np.array(sorted(pos[i] for i in t.ids), dtype=np.int64)
+                                                             f"(ids run {names[0]} .. {names[-1]})")])
+        return np.array(sorted({j for i in t.ids for j in pos[i]}), dtype=np.int64)
     ok = np.ones(len(pop.ids), bool)
     for c in t.where or []:
         ok &= condition_mask(c, pop.attrs[c.attribute].as_objects())

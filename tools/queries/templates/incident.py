@@ -136,7 +136,7 @@ def render_top_k(c: Candidate, ctx: SynthContext) -> str:
     big, small = ("largest", "smallest") if hi else ("smallest", "largest")
     return (f"{_cap(h['when'])}, which {q.p('k')} {h['pop']} had the {big} "
             f"{measure_words(inc, q.params, q.event_filter)} over their readings in that period? List them from "
-            f"{big} to {small} with their values, breaking ties by {inc.t.entity} in ascending order. "
+            f"{big} to {small} with their values, breaking ties by {inc.key_words} in ascending order. "
             + ("Give the values as whole numbers." if c.decimals == 0 else
                f"Round the values to {c.decimals} decimal places."))
 
@@ -145,7 +145,7 @@ def render_worst(c: Candidate, ctx: SynthContext) -> str:
     inc, q, h = _inc(ctx, c), c.spec, c.hints
     mw = measure_words(inc, q.params, q.event_filter)
     up = q.p("order") == "desc"
-    tie = f"Break ties by {inc.t.entity} in ascending order."
+    tie = f"Break ties by {inc.key_words} in ascending order."
     if q.p("baseline") is None:
         return (f"{_cap(h['when'])}, which one of the {h['pop']} had the {'largest' if up else 'smallest'} {mw} "
                 f"over its readings in that period? {tie}")

@@ -165,10 +165,10 @@ def candidates(ctx: SynthContext) -> Iterator[Candidate]:
     related table: every main and as many contrasts (at least one), other populations first."""
     for inc in incidents(ctx):
         src = _source(inc) if inc.per_entity and not inc.rec.get("root") else None
-        if src is None or inc.baseline is None or inc.t.entity_parts:
+        if src is None or inc.baseline is None or inc.real is not None:
             continue
         for b in sorted(ctx.catalog.tables.values(), key=lambda t: t.name):
-            if b.name == inc.t.name or not b.periodic or not b.keys or b.entity_parts:
+            if b.name == inc.table or not b.periodic or not b.keys or b.entity_parts:
                 continue
             group = list(_for_table(ctx, inc, b, src))
             yield from balanced(lambda _ctx, g=group: g)(ctx)  # per related table: mains, as many contrasts

@@ -38,7 +38,7 @@ def pop_cond(f: EntityFilter | None) -> str:
 
 def windows_of(ctx: SynthContext, inc: Inc) -> dict[str, Window]:
     """The incident window ``w``, the baseline ``b`` and both shifted one cadence step either way."""
-    step = timedelta(seconds=ctx.catalog[inc.t.name].cadence_s or 60.0)
+    step = timedelta(seconds=ctx.catalog[inc.table].cadence_s or 60.0)
     out = {}
     for name, w in (("w", inc.window), ("b", inc.baseline)):
         if w is None:
@@ -147,7 +147,7 @@ def population_values(ctx: SynthContext, inc: Inc, items: list[tuple[EntityFilte
     """One aggregate per (population, measure, window), all in one scan."""
     exprs, spans = [], []
     for pop, m, w in items:
-        q = inc.spec("x", params=m.params())
+        q = inc.view_spec("x", params=m.params())
         ef = " AND ".join(pred(p) for p in m.event_filter) or "TRUE"
         cond = f"{pop_cond(pop)} AND {ef} AND {_between(inc.t.time, w)}"
         exprs.append(f"CAST({agg_sql(q, cond)} AS DOUBLE)")
@@ -174,7 +174,7 @@ def hour_extremes(ctx: SynthContext, inc: Inc, pop: EntityFilter | None, hourly:
     vals = []
     for i, (hp, ef) in enumerate(hourly):
         cond = " AND ".join(pred(p) for p in ef) or None
-        vals.append(f"{agg_sql(inc.spec('x', params=hp), cond)} AS v{i}")
+        vals.append(f"{agg_sql(inc.view_spec('x', params=hp), cond)} AS v{i}")
     src = f"FROM {ident(t.name)} WHERE {pop_cond(pop)} AND ({inany})"
     if inc.per_entity:
         isinc = f"e IN ({', '.join(lit(x) for x in inc.ids)}) AND h >= {lo} AND h < {hi}"

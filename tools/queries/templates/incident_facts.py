@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from tools.patterns.registry import Words, get_kind
+from tools.queries.composite import keyed_table
 from tools.queries.context import SynthContext, iso
 from tools.queries.render import plural
 from tools.queries.spec import Window
@@ -35,7 +36,8 @@ def _resolve(ctx: SynthContext, rec: dict, done: dict[str, Inc]) -> Inc | None:
     if t is None or not rec.get("entities"):
         return None
     w = Window(start=iso(datetime.fromisoformat(rec["start"])), end=iso(datetime.fromisoformat(rec["end"])))
-    inc = Inc(rec, t, [str(x) for x in rec["entities"]], w, t.periodic)
+    real = t if t.entity_parts else None  # a composite key: synthesis reads the keyed view
+    inc = Inc(rec, keyed_table(t) if real else t, [str(x) for x in rec["entities"]], w, t.periodic, real=real)
     inc.subpop, inc.subpop_n = subpop(ctx, inc)
     root = done.get(rec.get("root") or "")
     inc.what = ("knock-on " if root else "") + _what(inc)
@@ -78,7 +80,7 @@ def _what(inc: Inc) -> str:
 def overlaps(ctx: SynthContext, inc: Inc, w: Window) -> bool:
     """Whether ``w`` overlaps an incident on the same table that touches the same entities (any, for logs)."""
     for r in ctx.incidents:
-        if r.get("table") != inc.t.name:
+        if r.get("table") != inc.table:
             continue
         if inc.per_entity and not set(map(str, r.get("entities", []))) & set(inc.ids):
             continue
@@ -137,7 +139,7 @@ def _calm_keys(ctx: SynthContext, inc: Inc) -> list[Measure]:
     """Keys no incident touching these entities moved during this window."""
     moved: set[str] = set()
     for r in ctx.incidents:
-        if r.get("table") == inc.t.name and set(map(str, r.get("entities", []))) & set(inc.ids) and \
+        if r.get("table") == inc.table and set(map(str, r.get("entities", []))) & set(inc.ids) and \
                 datetime.fromisoformat(r["start"]) < inc.window.end_dt and \
                 inc.window.start_dt < datetime.fromisoformat(r["end"]):
             moved |= set(r.get("keys", [])) | set(r.get("injected_keys", [])) | set(r.get("derived_keys", []))

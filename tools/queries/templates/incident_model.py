@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from tools.queries.catalog import TableView
+from tools.queries.composite import key_format
 from tools.queries.render import humanize
 from tools.queries.spec import EntityFilter, Predicate, QuerySpec, Window
 
@@ -49,10 +50,21 @@ class Inc:
     relation: EntityFilter | None = None  # cascade children: the related entities of the previous level
     relation_words: str = ""
     relation_not: tuple[EntityFilter, str] | None = None  # its complement, where expressible
+    real: TableView | None = None  # a composite key: the catalog's table (``t`` is its keyed view)
 
     @property
     def id(self) -> str:
         return self.rec["id"]
+
+    @property
+    def table(self) -> str:
+        """The incident's table in the bundle (``t.name`` is a keyed view for a composite key)."""
+        return self.rec["table"]
+
+    @property
+    def key_words(self) -> str:
+        """The entity's id columns as a question names them (``Device_ID/Interface_ID``)."""
+        return self.t.entity if self.real is None else key_format(self.real.entity, self.real.entity_parts)
 
     @property
     def phrase(self) -> str:
@@ -66,6 +78,15 @@ class Inc:
         return EntityFilter(predicates=[Predicate(column=self.t.entity, op="in", value=list(self.ids))])
 
     def spec(self, template: str, **kw) -> QuerySpec:
+        """A question on the incident's table; a composite key's spec names the table and every key column
+        (its filters name the keyed view's joined key column, which the executors' keyed view adds)."""
+        if self.real is not None:
+            kw.setdefault("entity_parts", list(self.real.entity_parts))
+            return QuerySpec(template=template, table=self.real.name, entity=self.real.entity, time=self.t.time, **kw)
+        return self.view_spec(template, **kw)
+
+    def view_spec(self, template: str, **kw) -> QuerySpec:
+        """A spec on ``t`` as synthesis queries read it (the keyed view for a composite key)."""
         return QuerySpec(template=template, table=self.t.name, entity=self.t.entity, time=self.t.time, **kw)
 
 

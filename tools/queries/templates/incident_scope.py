@@ -92,7 +92,7 @@ def subpop(ctx: SynthContext, inc: Inc) -> tuple[EntityFilter | None, int]:
 
 
 def _count(ctx: SynthContext, inc: Inc, f: EntityFilter) -> int:
-    q = inc.spec("x", entity_filter=f)
+    q = inc.view_spec("x", entity_filter=f)
     return int(ctx.scalar(f"SELECT count(DISTINCT {ident(q.entity)}) FROM {ident(q.table)} WHERE {where_clause(q)}"))
 
 
@@ -126,7 +126,7 @@ def event_measures(ctx: SynthContext, inc: Inc) -> tuple[list[Measure], list[Mea
     for s in t.states:
         for v, _n in ctx.frequent(t.name, s.name, 10):
             cands.append(Measure(None, "rows", "up", (Predicate(column=s.name, op="==", value=str(v)),)))
-    q = inc.spec("x", entity_filter=inc.subpop)
+    q = inc.view_spec("x", entity_filter=inc.subpop)
     tc = ident(t.time)
     inw = f"{tc} >= {ts(inc.window.start)} AND {tc} < {ts(inc.window.end)}"
     inb = f"{tc} >= {ts(b.start)} AND {tc} < {ts(b.end)}"

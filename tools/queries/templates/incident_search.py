@@ -168,6 +168,10 @@ def _deviants(table, key: str, base: str, up: bool, n: float) -> set[str]:
 
 
 def _count(ctx: SynthContext, q) -> int:
+    if q.entity_parts:  # a composite key: the gold SQL reads the keyed view
+        from tools.queries.composite import keyed_spec, keyed_sql
+
+        return int(ctx.con.execute(keyed_sql(q, sql.incident_affected_count(keyed_spec(q)))).fetchone()[0])
     return int(ctx.con.execute(sql.incident_affected_count(q)).fetchone()[0])
 
 
