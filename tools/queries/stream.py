@@ -187,6 +187,14 @@ class StreamExecutor:
                                 f"than {COLUMNS_MAX_ROWS:,} rows: not asked on this world"), q)
         return self._on_columns(fn, q)
 
+    def streams(self, t: Template, q: QuerySpec) -> bool:
+        """Whether ``q``'s answer comes from a per-entity form, one pass over the parts."""
+        if not self.partitioned(q) or how(t.name) != "entity" or t.name in ENTITY_SELECTION:
+            return False
+        if (q.entity_parts and t.name in KEYED) or not self.entity_forms(q.table):
+            return False
+        return ENTITY[t.name][0](t.reference, q) is not None
+
     def _rows(self, table: str) -> int:
         import pyarrow.parquet as pq
 

@@ -26,6 +26,7 @@ from tools.queries.stream_states import STATEFUL
 
 ENTITY: dict[str, tuple[Callable[[Partial, QuerySpec], Partial | None], Fold]] = {**STATEFUL, **INCIDENT}
 ENTITY_SELECTION = frozenset(INCIDENT_SELECTION)  # entity-path templates that read only the selected rows
+STORE = 8  # naive readings kept from the last passes
 COLUMNS_MAX_ROWS = 50_000_000  # above, a template without a streaming form is not answered (``NotStreamed``)
 
 
@@ -88,6 +89,7 @@ def entity_pass(parts: Callable[[], Iterator[Frames]], t: Any, q: QuerySpec, nai
         naive_answer = failed if failed is not None else side[1](iter(rides), q)
     except Exception as exc:  # noqa: BLE001 - as above
         naive_answer = exc
-    store.clear()
+    while len(store) >= STORE:  # screening re-runs come between an answer and its naive reading
+        store.pop(next(iter(store)))
     store[memo] = naive_answer
     return True, answer

@@ -213,10 +213,8 @@ def test_streamed_stateful_suite_is_the_single_file_one(layouts, tmp_path, monke
     from tools.queries import evaluate
     from tools.queries.suite import build_suite
 
-    local, dask = layouts
-    if not (local / "qa.jsonl").is_file():
-        build_suite(local)
-    b = shutil.copytree(dask, tmp_path / "dask")
+    local, dask = (shutil.copytree(b, tmp_path / b.name) for b in layouts)
+    build_suite(local, n=24)
     runs = []
 
     def streaming(ctx):
@@ -227,8 +225,8 @@ def test_streamed_stateful_suite_is_the_single_file_one(layouts, tmp_path, monke
         return ctx.memo[key]
 
     monkeypatch.setattr(evaluate, "executor", streaming)
-    build_suite(b)
+    build_suite(dask, n=24)
     a = (local / "qa.jsonl").read_text()
-    assert a == (b / "qa.jsonl").read_text()
-    used = {json.loads(line)["template"] for line in a.splitlines()}
+    assert a == (dask / "qa.jsonl").read_text()
+    used = [json.loads(line)["template"] for line in a.splitlines()]
     assert sum(how(name) == "entity" for name in used) >= 10 and runs, used
