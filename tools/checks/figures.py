@@ -166,8 +166,12 @@ def _behavior_panel(ax, b: Bundle, rec: dict, lo: int, hi: int) -> str | None:
                  f"AND t BETWEEN {lo} AND {hi} GROUP BY ALL")
     if not rows:
         return None
-    inside = {c: n for a, k, c, n in rows if a and start <= start + k * step < end}
-    outside = {c: n for a, k, c, n in rows if a and not start <= start + k * step < end}
+    inside: dict[str, int] = {}
+    outside: dict[str, int] = {}
+    for a, k, c, n in sorted(rows):  # GROUP BY returns its rows in thread order
+        if a:
+            side = inside if start <= start + k * step < end else outside
+            side[c] = side.get(c, 0) + n
     tot_in, tot_out = max(sum(inside.values()), 1), max(sum(outside.values()), 1)
     target = max(sorted({*inside, *outside}), key=lambda c: abs(inside.get(c, 0) / tot_in - outside.get(c, 0) / tot_out))
     for flag, color, name in ((True, "#c0392b", "affected"), (False, "#7f8c8d", "unaffected")):

@@ -1,5 +1,6 @@
 """Same seed, same bytes, whatever Python's string hashing: a bundle generated under two
-PYTHONHASHSEED values is identical file for file (set iteration order must never reach an output).
+PYTHONHASHSEED values is identical file for file (neither set iteration order nor the order DuckDB
+returns grouped rows in may reach an output).
 data.duckdb is compared by its tables elsewhere (it is not byte-stable), so the manifest is compared
 without its own hash of that file."""
 
