@@ -65,12 +65,12 @@ def stream_pass(bundle: Path) -> dict:
     base = dict(table=t.name, entity=t.entity, time=t.time)
     day = Window(start=t.start.isoformat().replace("+00:00", "Z"),
                  end=(t.start + (t.end - t.start) / 7).isoformat().replace("+00:00", "Z"))
-    runs = [("event_count", QuerySpec(template="event_count", **base)),
-            ("attribute_mean", QuerySpec(template="attribute_mean", window=day, params={"key": key}, **base))]
+    runs = [("event_count", QuerySpec(template="event_count", **base))]
     st = next((c for c in t.states if c.is_state and len(c.values) > 1), None)
     if st is not None:  # the entity path: per-episode durations (a mean) and transition counts, whole horizon
         state = {"state": {"column": st.name}, "value": st.values[1]}
         runs += [(n, QuerySpec(template=n, params=state, **base)) for n in ("state_duration", "transition_counts")]
+    runs.append(("attribute_mean", QuerySpec(template="attribute_mean", window=day, params={"key": key}, **base)))
     for name, q in runs:
         s = time.perf_counter()
         answer = ex.run(templates[name], q, Frames(bundle))
