@@ -36,7 +36,7 @@ def memory_frames(tables: dict[str, pd.DataFrame]):
                 continue
             if pd.api.types.is_string_dtype(df[c].dtype) or df[c].dtype == object:
                 df[c] = _category(df[c])
-        fr._cache[name] = df  # the executor reads tables through its cache: filled here instead of from Parquet
+        fr.derived(name, lambda df=df: df)  # served from memory instead of read from Parquet
     return fr
 
 

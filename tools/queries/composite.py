@@ -156,12 +156,18 @@ def keyed_table(t):
 
 def keyed_view_ddl(t) -> str:
     """``CREATE TEMP VIEW`` of a composite table's keyed view (the ``keyed_sql`` view, for synthesis queries)."""
-    from tools.queries.sql.common import ident, lit
+    from tools.queries.sql.common import ident
 
     q = QuerySpec(template="x", table=t.name, entity=t.entity, time=t.time, entity_parts=list(t.entity_parts))
-    joined = f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in (t.entity, *t.entity_parts))
-    return (f"CREATE OR REPLACE TEMP VIEW {ident(view_name(q))} AS SELECT *, {joined} AS {ident(key_column(q))} "
-            f"FROM {ident(t.name)}")
+    return (f"CREATE OR REPLACE TEMP VIEW {ident(view_name(q))} AS SELECT *, "
+            f"{_joined_sql([t.entity, *t.entity_parts])} AS {ident(key_column(q))} FROM {ident(t.name)}")
+
+
+def _joined_sql(columns: list[str]) -> str:
+    """The SQL expression of the joined key (``RTR_001/eth2``) from its columns."""
+    from tools.queries.sql.common import ident, lit
+
+    return f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in columns)
 
 
 def _static(table: str) -> str:
@@ -191,18 +197,16 @@ def keyed_frame(df: pd.DataFrame, q: QuerySpec) -> pd.DataFrame:
 
 def keyed_frames(frames, q: QuerySpec):
     """``frames`` (a ``Frames``) also serving the keyed view of ``q.table`` under ``view_name(q)``."""
-    with frames._lock:
-        for name, table in views(q).items():
-            if name not in frames._cache:
-                frames._cache[name] = keyed_frame(frames.table(table), q)
+    for name, table in views(q).items():
+        frames.derived(name, lambda table=table: keyed_frame(frames.table(table), q))
     return frames
 
 
 def keyed_sql(q: QuerySpec, body: str) -> str:
     """A keyed template's SQL (written against ``keyed_spec(q)``) with the views as its first CTEs."""
-    from tools.queries.sql.common import ident, lit
+    from tools.queries.sql.common import ident
 
-    joined = f" || {lit(SEPARATOR)} || ".join(f"CAST({ident(c)} AS VARCHAR)" for c in key_columns(q))
+    joined = _joined_sql(key_columns(q))
     view = ", ".join(f"{ident(name)} AS (SELECT *, {joined} AS {ident(key_column(q))} FROM {ident(table)})"
                      for name, table in views(q).items())
     m = re.match(r"\s*WITH\s+", body, re.IGNORECASE)

@@ -156,6 +156,7 @@ class StreamExecutor:
         self.entity_forms = entity_forms or (lambda table: True)
         self._columns: tuple[tuple, SliceFrames] | None = None  # the last column-pruned frames, reused once
         self._naive: dict[tuple, Any] = {}  # the naive reading computed along with the last entity-form answer
+        self._row_counts: dict[str, int] = {}
 
     def partitioned(self, q: QuerySpec) -> bool:
         """Whether the query's table is stored as several parts."""
@@ -196,9 +197,12 @@ class StreamExecutor:
         return ENTITY[t.name][0](t.reference, q) is not None
 
     def _rows(self, table: str) -> int:
-        import pyarrow.parquet as pq
+        """The table's row count from the parts' footers, read once per table (asked on every answer)."""
+        if table not in self._row_counts:
+            import pyarrow.parquet as pq
 
-        return sum(pq.ParquetFile(p).metadata.num_rows for p in table_files(self.bundle, table))
+            self._row_counts[table] = sum(pq.ParquetFile(p).metadata.num_rows for p in table_files(self.bundle, table))
+        return self._row_counts[table]
 
     def _parts(self, q: QuerySpec):
         """One ``SliceFrames`` per part of the query's table, with the needed columns (other tables whole)."""

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tools.queries.reference import parents, sequences_states
+from tools.queries.reference import parents, sequences_states, states_naive
 from tools.queries.reference import sequences as sq
 from tools.queries.reference import states as st
 from tools.queries.reference.frames import Frames
@@ -95,14 +95,7 @@ def passage_part(frames: Frames, q: QuerySpec) -> np.ndarray:
 
 
 def passage_naive_part(frames: Frames, q: QuerySpec) -> np.ndarray:
-    s = st.stream(frames, q)
-    t0, t1 = s.t[s.first], s.t[s.last]
-    hit = np.flatnonzero(s.code == s.code_of(q.p("value")))
-    reach = t1.copy()
-    if hit.size:
-        firsts = hit[np.r_[True, s.gid[hit][1:] != s.gid[hit][:-1]]]
-        reach[s.gid[firsts]] = s.t[firsts]
-    return ((reach - t0) / 1e9)[st.in_win(q, t0)]
+    return states_naive.first_passage_naive_seconds(frames, q)
 
 
 def between_part(frames: Frames, q: QuerySpec) -> np.ndarray:

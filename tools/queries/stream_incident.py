@@ -60,14 +60,7 @@ def _aggregate(sides: list, q: QuerySpec):
     agg = q.p("agg", "mean")
     if agg in inc.COUNT_AGGS:
         return int(sum(sides))
-    v = np.concatenate(sides) if sides else np.zeros(0)
-    if agg == "std":
-        return float(np.std(v, ddof=1)) if v.size >= 2 else None
-    if agg == "range":
-        return float(v.max() - v.min()) if v.size >= 2 else None
-    if not v.size:
-        return None
-    return float({"mean": np.mean, "sum": np.sum, "max": np.max, "min": np.min}[agg](v))
+    return inc.aggregate_values(np.concatenate(sides) if sides else np.zeros(0), agg)
 
 
 def _baseline_part(frames: Frames, q: QuerySpec) -> tuple[Any, Any]:

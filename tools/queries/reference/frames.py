@@ -41,6 +41,14 @@ class Frames:
         with self._lock:
             return self._load(name)
 
+    def derived(self, name: str, build) -> pd.DataFrame:
+        """The table ``name`` served from memory, built once by ``build()`` (a view of other tables, or a
+        table passed in rather than read from Parquet)."""
+        with self._lock:
+            if name not in self._cache:
+                self._cache[name] = build()
+            return self._cache[name]
+
     def _load(self, name: str) -> pd.DataFrame:
         if name not in self._cache:
             files = table_files(self.bundle, name)  # one file, or the parts of --engine dask in part order

@@ -63,7 +63,11 @@ def aggregate(df: pd.DataFrame, q: QuerySpec):
         return int(df[q.entity].nunique())
     if agg == "nulls":
         return int(df[key].isna().sum())
-    v = df[key].dropna().to_numpy(dtype=float)
+    return aggregate_values(df[key].dropna().to_numpy(dtype=float), agg)
+
+
+def aggregate_values(v: np.ndarray, agg: str) -> float | None:
+    """A value aggregate (mean, sum, max, min, std, range) of non-null values; None when undefined."""
     if agg == "std":
         return float(np.std(v, ddof=1)) if v.size >= 2 else None
     if agg == "range":

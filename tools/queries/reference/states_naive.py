@@ -45,8 +45,9 @@ def state_duration(frames: Frames, q: QuerySpec):
     return {str(k): float(v) for k, v in res.items()} or None
 
 
-def first_passage_time(frames: Frames, q: QuerySpec) -> float | None:
-    """Like the real one, but entities that never enter the state count with first-to-last-row span."""
+def first_passage_naive_seconds(frames: Frames, q: QuerySpec) -> np.ndarray:
+    """Per entity in the window, seconds from its first row to its first row in the state, or to its
+    last row when it never enters it (the streamed form averages these over the parts)."""
     s = stream(frames, q)
     t0, t1 = s.t[s.first], s.t[s.last]
     hit = np.flatnonzero(s.code == s.code_of(q.p("value")))
@@ -54,7 +55,12 @@ def first_passage_time(frames: Frames, q: QuerySpec) -> float | None:
     if hit.size:
         firsts = hit[np.r_[True, s.gid[hit][1:] != s.gid[hit][:-1]]]
         reach[s.gid[firsts]] = s.t[firsts]
-    d = ((reach - t0) / 1e9)[in_win(q, t0)]
+    return ((reach - t0) / 1e9)[in_win(q, t0)]
+
+
+def first_passage_time(frames: Frames, q: QuerySpec) -> float | None:
+    """Like the real one, but entities that never enter the state count with first-to-last-row span."""
+    d = first_passage_naive_seconds(frames, q)
     return float(np.mean(d)) if d.size else None
 
 

@@ -30,11 +30,11 @@ from tools.queries.spec import EntityFilter, QuerySpec
 from tools.queries.sql import incident as isql
 from tools.queries.sql import incident_pop as psql
 from tools.queries.sql.common import ident, ts
-from tools.queries.templates.incident_cands import base_note, cand, populations
+from tools.queries.templates.incident_cands import base_note, cand
 from tools.queries.templates.incident_explore import pop_cond, population_values
 from tools.queries.templates.incident_facts import incidents, nonnegative
 from tools.queries.templates.incident_model import Inc, Measure
-from tools.queries.templates.incident_search import COUNT, nice_between
+from tools.queries.templates.incident_search import COUNT, nice_between, per_moved_key
 from tools.queries.templates.incident_words import (
     during,
     explicit,
@@ -233,19 +233,8 @@ def threshold_candidates(ctx: SynthContext) -> Iterator[Candidate]:
     unaffected-population negative control."""
     if not asked(ctx, "threshold_count"):
         return
-    for inc in incidents(ctx):
-        if not inc.per_entity:
-            continue
-        done = set()
-        for m in inc.measures:
-            if m.agg not in ("mean", "max", "min") or m.key in done or m.direction not in ("up", "down"):
-                continue
-            done.add(m.key)
-            for pop in populations(inc):
-                got = list(_threshold_for(ctx, inc, m, pop))
-                yield from got
-                if got:
-                    break
+    yield from per_moved_key(ctx, lambda m: m.agg in ("mean", "max", "min") and m.direction in ("up", "down"),
+                             _threshold_for)
 
 
 def _threshold_for(ctx: SynthContext, inc: Inc, m: Measure, pop: EntityFilter | None) -> Iterator[Candidate]:

@@ -6,8 +6,9 @@ data-derived set of entities is exactly the manifest's affected entities: the al
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
+from typing import Any
 
 from tools.queries.context import SynthContext, iso
 from tools.queries.registry import Candidate
@@ -141,21 +142,28 @@ def _exists_variants(inc: Inc, pop, hp: dict, ef: tuple, thr: tuple, S: Window, 
                    pop_conds=len(f.predicates) if rowcond else 0)
 
 
-def affected_candidates(ctx: SynthContext) -> Iterator[Candidate]:
-    """How many entities deviate by a stated rule; kept only where the rule finds exactly the manifest's."""
+def per_moved_key(ctx: SynthContext, takes: Callable[[Measure], bool],
+                  make: Callable[[SynthContext, Inc, Measure, Any], Iterable[Candidate]]) -> Iterator[Candidate]:
+    """For each per-entity incident and each moved key ``takes`` accepts (once per key), the candidates of
+    the widest population (``populations``) for which ``make`` gives any."""
     for inc in incidents(ctx):
         if not inc.per_entity:
             continue
         done = set()
         for m in inc.measures:
-            if m.agg not in ("mean", "range") or m.key in done:
+            if not takes(m) or m.key in done:
                 continue
             done.add(m.key)
             for pop in populations(inc):
-                got = list(_affected_for(ctx, inc, m, pop))
+                got = list(make(ctx, inc, m, pop))
                 yield from got
                 if got:
                     break
+
+
+def affected_candidates(ctx: SynthContext) -> Iterator[Candidate]:
+    """How many entities deviate by a stated rule; kept only where the rule finds exactly the manifest's."""
+    yield from per_moved_key(ctx, lambda m: m.agg in ("mean", "range"), _affected_for)
 
 
 def _deviants(table, key: str, base: str, up: bool, n: float) -> set[str]:
