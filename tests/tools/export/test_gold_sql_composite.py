@@ -6,15 +6,11 @@ suites that test_gold_sql_dialects.py runs on Spark and Postgres do not hold suc
 from __future__ import annotations
 
 import pandas as pd
-import psycopg
 import pytest
 
 from tests.reference_data import reference_dir
-from tests.tools.export.test_gold_sql_dialects import _plain
+from tests.tools.export.gold_sql_checks import assert_postgres_agrees, assert_transpiles
 from tests.tools.queries.conftest import TinyBundle
-from tools.export import load_postgres
-from tools.queries.answers import agree, canonical
-from tools.queries.dialects import DIALECTS, gold_sql_dialects
 from tools.queries.registry import load_templates
 from tools.queries.spec import QuerySpec
 
@@ -54,23 +50,10 @@ STATIC = _l("state_duration", params={"state": LOSSY, "value": "in"},  # a secon
 
 
 def test_keyed_sql_transpiles_to_every_dialect():
-    t = load_templates()
-    assert '"links__keyed" AS (SELECT *' in t["state_duration"].sql(STATIC)
-    for q in [*SPECS, STATIC]:
-        got = gold_sql_dialects(t[q.template].sql(q))
-        assert set(got) == set(DIALECTS) and all(got.values())
+    assert '"links__keyed" AS (SELECT *' in load_templates()["state_duration"].sql(STATIC)
+    assert_transpiles([*SPECS, STATIC])
 
 
 @pytest.mark.slow
 def test_postgres_runs_the_keyed_sql(ref_bundle, postgres_dsn):
-    load_postgres(ref_bundle.root, postgres_dsn, schema="composite_key", replace=True)
-    t = load_templates()
-    with psycopg.connect(postgres_dsn, autocommit=True) as pg:
-        pg.execute("SET search_path TO composite_key")
-        pg.execute("SET TimeZone TO 'UTC'")
-        for q in SPECS:
-            want, atype = ref_bundle.answer(q), t[q.template].type_of(q)
-            assert want is not None, q.template
-            row = pg.execute(gold_sql_dialects(t[q.template].sql(q))["postgres"]).fetchone()
-            got = canonical(None if row is None else _plain(row[0]), atype)
-            assert agree(got, want), f"{q.template}: postgres {got!r} != {want!r}"
+    assert_postgres_agrees(ref_bundle, postgres_dsn, "composite_key", SPECS, answered=True)
