@@ -30,6 +30,7 @@ context's frames exactly as before, so single-file bundles' suites are unchanged
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from tools.queries.composite import KEYED
 from tools.queries.reference import stateless, thresholds
 from tools.queries.reference.frames import Frames, selected_rows
 from tools.queries.reference.stateless_rank import per_entity
-from tools.queries.registry import Template
+from tools.queries.registry import Template, load_templates
 from tools.queries.spec import QuerySpec
 from tools.queries.stream_entity import (
     COLUMNS_MAX_ROWS,
@@ -50,6 +51,7 @@ from tools.queries.stream_entity import (
     Refusing,
     entity_pass,
 )
+from tools.queries.stream_extra import EXTRA_SELECTION, REWRITTEN
 from tools.queries.stream_frames import SliceFrames, categorize, needed_columns
 
 
@@ -115,6 +117,7 @@ SELECTION: dict[str, Callable[[QuerySpec], QuerySpec]] = {
     "attribute_mean": lambda q: q, "attribute_std": lambda q: q, "attribute_percentile": lambda q: q,
     "event_rate": lambda q: q, "group_aggregate": lambda q: q, "conditional_aggregate": lambda q: q,
     "conditional_aggregate/naive": lambda q: q.model_copy(update={"while_": None}),
+    **EXTRA_SELECTION,
 }
 
 
@@ -123,6 +126,8 @@ def how(template: str, naive: bool = False) -> str:
     ``merged``, ``selection``, ``entity`` (big worlds; ``columns`` otherwise) or ``columns`` (see the
     module docstring)."""
     key = f"{template}/naive" if naive else template
+    if key in REWRITTEN:
+        return how(REWRITTEN[key][0])
     if key in MERGED:
         return "merged"
     if key in SELECTION:
@@ -165,12 +170,15 @@ class StreamExecutor:
     def run(self, t: Template, q: QuerySpec, frames: Frames, naive: bool = False) -> Any:
         """The raw reference answer (or naive reading) of ``q``; ``frames`` serve single-file tables."""
         fn = t.naive if naive else t.reference
+        key = f"{t.name}/naive" if naive else t.name
+        if key in REWRITTEN:  # another template's question on another query: answered as that one
+            target, rewrite = REWRITTEN[key]
+            return self.run(replace(load_templates()[target], naive=None), rewrite(q), frames)
         if not self.partitioned(q):
             return fn(frames, q)
         mode = how(t.name, naive)
         if q.entity_parts and t.name in KEYED:  # the merges group by ``entity`` alone: read the columns whole
             mode = "columns"
-        key = f"{t.name}/naive" if naive else t.name
         if mode == "entity" and not self.entity_forms(q.table):
             mode = "columns"
         if mode == "merged":
@@ -190,6 +198,9 @@ class StreamExecutor:
 
     def streams(self, t: Template, q: QuerySpec) -> bool:
         """Whether ``q``'s answer comes from a per-entity form, one pass over the parts."""
+        if t.name in REWRITTEN:
+            target, rewrite = REWRITTEN[t.name]
+            return self.streams(load_templates()[target], rewrite(q))
         if not self.partitioned(q) or how(t.name) != "entity" or t.name in ENTITY_SELECTION:
             return False
         if (q.entity_parts and t.name in KEYED) or not self.entity_forms(q.table):

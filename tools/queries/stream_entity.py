@@ -20,11 +20,13 @@ import pandas as pd
 from tools.queries.reference.frames import Frames
 from tools.queries.spec import QuerySpec
 from tools.queries.stream_episodes import Fold, Partial
+from tools.queries.stream_extra import EXTRA_ENTITY
 from tools.queries.stream_frames import SliceFrames
 from tools.queries.stream_incident import INCIDENT, INCIDENT_SELECTION
 from tools.queries.stream_states import STATEFUL
 
-ENTITY: dict[str, tuple[Callable[[Partial, QuerySpec], Partial | None], Fold]] = {**STATEFUL, **INCIDENT}
+ENTITY: dict[str, tuple[Callable[[Partial, QuerySpec], Partial | None], Fold]] = {**STATEFUL, **INCIDENT,
+                                                                                   **EXTRA_ENTITY}
 ENTITY_SELECTION = frozenset(INCIDENT_SELECTION)  # entity-path templates that read only the selected rows
 STORE = 8  # naive readings kept from the last passes
 COLUMNS_MAX_ROWS = 50_000_000  # above, a template without a streaming form is not answered (``NotStreamed``)

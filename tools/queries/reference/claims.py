@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from tools.bundle.files import DATA_DIR
+from tools.bundle.layout import table_files, table_names
 from tools.queries.reference.frames import Frames, mask, selected_rows
 from tools.queries.spec import Predicate, QuerySpec
 
@@ -83,23 +83,31 @@ def premise_message(q: QuerySpec, noun: str = "entity") -> str:
     return f"false premise: {q.p('id')} has no row with {ev.column} {ev.op} {ev.value} on {day}"
 
 
-def false_premise(frames: Frames, q: QuerySpec) -> str | None:
-    """The premise message when the premise is false, else None (see module docstring)."""
+def premise_held(frames: Frames, q: QuerySpec) -> int | None:
+    """How many rows hold the premise (0: it is false); None for an ``event`` premise whose entity has no
+    row in the window at all (not this kind of premise)."""
     df = frames.ordered(q.table, q.entity, q.time)
     ids = df[q.entity].astype(str)
     if q.p("kind") == "entity":
-        held = int((ids == str(q.p("id"))).sum())
-    else:
-        t = df[q.time]
-        inw = ((t >= pd.Timestamp(q.window.start)) & (t < pd.Timestamp(q.window.end))).to_numpy(dtype=bool)
-        if q.p("kind") == "date":
-            held = int(inw.sum())
-        else:
-            mine = inw & (ids == str(q.p("id"))).to_numpy(dtype=bool)
-            if not mine.any():
-                return None  # not this kind of premise: the entity has no row that day at all
-            held = int((mine & mask(df, Predicate.model_validate(q.p("event")))).sum())
+        return int((ids == str(q.p("id"))).sum())
+    t = df[q.time]
+    inw = ((t >= pd.Timestamp(q.window.start)) & (t < pd.Timestamp(q.window.end))).to_numpy(dtype=bool)
+    if q.p("kind") == "date":
+        return int(inw.sum())
+    mine = inw & (ids == str(q.p("id"))).to_numpy(dtype=bool)
+    if not mine.any():
+        return None
+    return int((mine & mask(df, Predicate.model_validate(q.p("event")))).sum())
+
+
+def premise_answer(held: int | None, q: QuerySpec) -> str | None:
+    """The premise message when no row holds the premise, else None."""
     return premise_message(q, q.p("noun", "entity")) if held == 0 else None
+
+
+def false_premise(frames: Frames, q: QuerySpec) -> str | None:
+    """The premise message when the premise is false, else None (see module docstring)."""
+    return premise_answer(premise_held(frames, q), q)
 
 
 def _norm(s: str) -> str:
@@ -110,26 +118,38 @@ def unanswerable(frames: Frames, q: QuerySpec) -> str | None:
     """The message when no column (or table, for ``entity``) of the bundle is named by ``missing``."""
     word = _norm(q.p("missing"))
     names = []
-    for p in sorted((frames.bundle / DATA_DIR).glob("*.parquet")):
-        names += list(pq.read_schema(p).names) + ([p.stem] if q.p("kind") == "entity" else [])
+    for table in table_names(frames.bundle):  # one file per table, or a directory of parts
+        names += list(pq.read_schema(table_files(frames.bundle, table)[0]).names)
+        names += [table] if q.p("kind") == "entity" else []
     return None if any(word in _norm(n) for n in names) else premise_message(q)
 
 
-def fabricated(frames: Frames, q: QuerySpec) -> str | None:
-    """What an agent that accepts the premise answers: a figure about the nearest thing the data has
-    (all entities, the entity's whole history, another column), as text."""
+def fabricated_part(frames: Frames, q: QuerySpec) -> int | np.ndarray:
+    """What :func:`fabricated` reads of the data: a count (of entities or rows), or the values whose
+    mean it gives. Entity-local, so parts' counts add and their values concatenate."""
     key = q.p("key")
-    df = frames.ordered(q.table, q.entity, q.time)
+    if q.template == "unanswerable" and q.p("kind") == "entity":
+        return int(selected_rows(frames, q, events=False)[q.entity].nunique())
     if q.template == "false_premise" and q.p("kind") == "date":
+        df = frames.ordered(q.table, q.entity, q.time)
         v = df.loc[(df[q.entity].astype(str) == str(q.p("id"))).to_numpy(dtype=bool), key or q.entity]
-    elif q.p("kind") == "entity" and q.template == "unanswerable":
-        return str(int(selected_rows(frames, q, events=False)[q.entity].nunique()))
     else:
         sel = selected_rows(frames, q, events=False)
         if q.p("kind") == "event":
             sel = sel[(sel[q.entity].astype(str) == str(q.p("id"))).to_numpy(dtype=bool)]
         v = sel[key or q.entity]
-    if key is None:
-        return str(int(len(v)))
-    v = v.dropna().to_numpy(dtype=float)
+    return int(len(v)) if key is None else v.dropna().to_numpy(dtype=float)
+
+
+def fabricated_text(parts: list, q: QuerySpec) -> str | None:
+    """:func:`fabricated`'s text from the parts' :func:`fabricated_part` results, in part order."""
+    if not parts or not isinstance(parts[0], np.ndarray):
+        return str(int(sum(parts)))
+    v = np.concatenate(parts)
     return f"{float(np.mean(v)):.2f}" if v.size else None
+
+
+def fabricated(frames: Frames, q: QuerySpec) -> str | None:
+    """What an agent that accepts the premise answers: a figure about the nearest thing the data has
+    (all entities, the entity's whole history, another column), as text."""
+    return fabricated_text([fabricated_part(frames, q)], q)

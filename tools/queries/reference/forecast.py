@@ -64,10 +64,20 @@ def forecast_actual(frames: Frames, q: QuerySpec):
     return _aggregate(_select(held_back(frames, q.table), q, q.window.start, q.window.end), q)
 
 
+def naive_rows(frames: Frames, q: QuerySpec) -> pd.DataFrame:
+    """The visible rows the seasonal-naive forecast aggregates: the same hours of the day before."""
+    day = timedelta(days=1)
+    return _select(frames.table(q.table), q, q.window.start_dt - day, q.window.end_dt - day)
+
+
+def aggregate_rows(df: pd.DataFrame, q: QuerySpec):
+    """The forecast's aggregate (a row count, or the mean of ``key``) of the selected rows."""
+    return _aggregate(df, q)
+
+
 def seasonal_naive(frames: Frames, q: QuerySpec):
     """The same aggregate over the same hours of the day before (the last visible day)."""
-    day = timedelta(days=1)
-    return _aggregate(_select(frames.table(q.table), q, q.window.start_dt - day, q.window.end_dt - day), q)
+    return _aggregate(naive_rows(frames, q), q)
 
 
 def model_forecast(series: np.ndarray, hours: tuple[int, int], count: bool) -> float | None:
