@@ -186,7 +186,7 @@ class StreamExecutor:
             return merge([partial(f, q) for f in self._parts(q)], q)
         if mode == "selection" or (mode == "entity" and key in ENTITY_SELECTION):
             sel = SELECTION.get(key, lambda x: x)(q)
-            return fn(self._selection(sel), q.model_copy(update={"entity_filter": None}))
+            return fn(self.selection(sel), q.model_copy(update={"entity_filter": None}))
         if mode == "entity":
             done, answer = entity_pass(lambda: self._parts(q), t, q, naive, fn, self._naive)
             if done:
@@ -221,7 +221,7 @@ class StreamExecutor:
         for part in table_files(self.bundle, q.table):
             yield SliceFrames(self.bundle, files={q.table: [part]}, columns={q.table: cols})
 
-    def _selection(self, q: QuerySpec) -> SliceFrames:
+    def selection(self, q: QuerySpec) -> SliceFrames:
         """Frames whose ``q.table`` is the concatenation of every part's selected rows (needed columns)."""
         cols = needed_columns(self.bundle, q)
         rows = [selected_rows(f, q)[cols] for f in self._parts(q)]
@@ -278,11 +278,16 @@ def explore_on_sample(ctx: Any) -> None:
 
 def explain(ctx: Any, t: Template, c: Any, answer: Any) -> str:
     """``t.explain`` (the answer_text a template words itself), on all the data even when candidate
-    exploration reads a sample (``explore_on_sample``)."""
+    exploration reads a sample (``explore_on_sample``): the selected rows of a selection template
+    (its entity filter already applied), else the query's columns whole."""
     if not ctx.memo.get(("stream-sampled",)):
         return t.explain(ctx, c, answer)
-    sampled = ctx.frames
-    ctx.frames = SliceFrames(ctx.bundle, columns={c.spec.table: needed_columns(ctx.bundle, c.spec)})
+    sampled, ex = ctx.frames, executor(ctx)
+    if t.name in SELECTION and ex.partitioned(c.spec):
+        ctx.frames = ex.selection(SELECTION[t.name](c.spec))
+        c = replace(c, spec=c.spec.model_copy(update={"entity_filter": None}))
+    else:
+        ctx.frames = SliceFrames(ctx.bundle, columns={c.spec.table: needed_columns(ctx.bundle, c.spec)})
     try:
         return t.explain(ctx, c, answer)
     finally:

@@ -91,3 +91,47 @@ def test_no_form_still_refuses_on_a_big_world(layouts, monkeypatch):
     t = Template("whole_read", "stateless", "integer", lambda f, q: len(f.table(q.table)), None, None, None)
     with pytest.raises(NotStreamed):
         StreamExecutor(dask).run(t, q, Frames(dask))
+
+
+def test_claim_explanation_on_a_views_only_world_reads_all_the_data(layouts, tmp_path, monkeypatch):
+    """On a world whose data.duckdb holds views (candidates explored on the first parts only), a claim's
+    answer_text ('No: 3 cells had no such reading (e.g. ...)') still comes from every part's selected
+    rows, read one part at a time: the single-file bundle's text, word for word."""
+    import shutil
+
+    from tools.generate.duck_views import write_duckdb
+    from tools.queries import stream_frames
+    from tools.queries.context import open_context
+    from tools.queries.reference.frames import Frames
+    from tools.queries.registry import load_templates
+    from tools.queries.stream import explain, explore_on_sample
+
+    local, dask = layouts
+    b = tmp_path / "views"
+    shutil.copytree(dask, b)
+    (b / "data.duckdb").unlink()
+    write_duckdb(b, str(b / "data"), list(TABLES), views=True)
+    monkeypatch.setattr(stream_frames, "EXPLORE_ROWS", 1_000)
+    t = load_templates()["claim_check"]
+    whole, small, big = Frames(local), open_context(local), open_context(b)
+    try:
+        explore_on_sample(big)  # as build_suite does
+        assert big.memo.get(("stream-sampled",)), "the views-only world explores a sample"
+        cands = [c for c in t.candidates(small) if c.spec.table == "cell_site"][:6]
+        assert cands
+        reads, real = [], stream_frames.read_frame
+
+        def spy(files, columns, where):
+            reads.append(len(files))
+            return real(files, columns, where)
+
+        for c in cands:
+            answer = t.reference(whole, c.spec)
+            monkeypatch.setattr(stream_frames, "read_frame", spy)
+            text = explain(big, t, c, answer)
+            monkeypatch.setattr(stream_frames, "read_frame", real)
+            assert text == t.explain(small, c, answer), c.spec.to_json()
+        assert reads and set(reads) == {1}, "one part at a time, never the table whole"
+    finally:
+        small.close()
+        big.close()
