@@ -7,8 +7,9 @@
 - ``incident_worst_entity`` ranks exact per-entity figures: each part gives its entities' figures,
   the ranking runs once on all of them.
 - ``incident_vs_baseline`` compares the window's aggregate with the baseline's (by default every
-  other row of the population): each part gives the values (or counts) of both sides; the
-  aggregate (``np.mean`` etc.) runs once on the concatenation, bit for bit the whole table's.
+  other row of the population; or another population's rows, ``baseline_entities``, whose naive reading
+  takes every entity over the question's window): each part gives the values (or counts) of both sides;
+  the aggregate (``np.mean`` etc.) runs once on the concatenation, bit for bit the whole table's.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from tools.queries.reference import incident as inc
+from tools.queries.reference import incident_pop as pop
 from tools.queries.reference.frames import Frames
 from tools.queries.spec import QuerySpec
 from tools.queries.stream_states import fixed, own, sum_ints
@@ -73,18 +75,30 @@ def _baseline_fold(parts: Iterable, q: QuerySpec) -> dict:
     for a, b in parts:
         ins.append(a)
         bases.append(b)
-    vi, vb = _aggregate(ins, q), _aggregate(bases, q)
-    both = vi is not None and vb is not None
-    value = both and (vi > vb if q.p("direction", "up") == "up" else vi < vb)
-    if q.p("figure", "ratio") == "ratio":
-        return {"value": bool(value), "ratio": (vi / vb) if both and vb != 0 else None}
-    return {"value": bool(value), "difference": (vi - vb) if both else None}
+    return pop.verdict(_aggregate(ins, q), _aggregate(bases, q), q)
+
+
+def _population_part(frames: Frames, q: QuerySpec, entities=None) -> tuple[Any, Any]:
+    """Another population's baseline (``baseline_entities``): both sides' rows are selected rows of one
+    part (the baseline population's filter is entity-local, or reads the static table)."""
+    return _side(inc.rows(frames, q), q), _side(inc.rows(frames, pop.baseline_query(q, entities)), q)
 
 
 def _baseline_form(fn, q: QuerySpec):
-    """Rows outside the window (or a baseline window) of the same population; another population's
-    baseline (``baseline_entities``) has no streaming form."""
-    return _baseline_part if q.p("baseline_entities") is None else None
+    """Rows outside the window (or a baseline window) of the same population, or another population's."""
+    return _baseline_part if q.p("baseline_entities") is None else _population_part
+
+
+def _baseline_naive_form(fn, q: QuerySpec):
+    """The misread baseline (every entity, the question's window); nothing to read without one."""
+    nq = pop.naive_population_query(q)
+    if nq is None:
+        return lambda frames, q: None  # reads nothing: the parts stay unread
+    return lambda frames, q: _population_part(frames, nq, "all")
+
+
+def _baseline_naive_fold(parts: Iterable, q: QuerySpec) -> dict | None:
+    return None if pop.naive_population_query(q) is None else _baseline_fold(parts, q)
 
 
 # template (or "<template>/naive") → (partial's maker, fold): see tools/queries/stream_states.STATEFUL
@@ -93,4 +107,5 @@ INCIDENT = {
     "incident_affected_count/naive": (own, sum_ints),
     "incident_worst_entity": (fixed(_worst_part), _worst_fold),
     "incident_vs_baseline": (_baseline_form, _baseline_fold),
+    "incident_vs_baseline/naive": (_baseline_naive_form, _baseline_naive_fold),
 }

@@ -20,17 +20,21 @@ EXTRA = ("shape", "detection", "claim", "false_premise", "unanswerable", "foreca
 
 @pytest.fixture(scope="module")
 def layouts(tmp_path_factory):
-    """The telecom pack (two related tables: the cross-table incident) at a small scale, one file per
-    table and one part per shard, the last day held back on both."""
+    """The telecom pack (two related tables: the cross-table incident) with every incident variant (peer
+    and fleet baselines, threshold counts), one file per table and one part per shard, the last day held
+    back on both."""
     from tools.generate.distributed import cluster_client
     from tools.queries.holdout import split_holdout
 
     root = tmp_path_factory.mktemp("stream-extra")
     kw = {"scale": 1.0, "rows_per_shard": 500}
-    generate_bundle(load_pack("telecom"), root / "local", **kw)
+    spec = load_pack("telecom")
+    spec = spec.model_copy(update={"query_plan": spec.query_plan.model_copy(
+        update={"variants": ["peer_baseline", "fleet_baseline", "threshold_count"]})})
+    generate_bundle(spec, root / "local", **kw)
     client, cluster = cluster_client(None, n_workers=1, memory_limit=None)
     try:
-        generate_bundle(load_pack("telecom"), root / "dask", engine="dask", client=client, **kw)
+        generate_bundle(spec, root / "dask", engine="dask", client=client, **kw)
     finally:
         client.close()
         cluster.close()
@@ -41,8 +45,9 @@ def layouts(tmp_path_factory):
 
 def test_every_extra_template_streams_the_whole_tables_answer(layouts, monkeypatch):
     """With every table "too big to read whole" (the threshold at 0 rows: reading one whole raises
-    NotStreamed), each template of the extra families and the cross-table incident answers from the
-    parts, and equals the single-file reference on the candidates it enumerates (answer and naive)."""
+    NotStreamed), each template of the extra families and of the incident family (its variants and the
+    cross-table incident included) answers from the parts, and equals the single-file reference on the
+    candidates it enumerates (answer and naive)."""
     from tools.queries.answers import canonical
     from tools.queries.context import open_context
     from tools.queries.reference.frames import Frames
@@ -54,11 +59,14 @@ def test_every_extra_template_streams_the_whole_tables_answer(layouts, monkeypat
     templates, whole, ex = load_templates(), Frames(local), StreamExecutor(dask)
     ctx = open_context(local)
     checked: dict[str, int] = {}
+    variants_seen = {"population": 0, "threshold": 0}
     try:
         for name, t in sorted(templates.items()):
-            if t.family not in EXTRA and name != "incident_cross_table":
+            if t.family not in EXTRA and t.family != "incident":
                 continue
-            specs = [c.spec for c in list(t.candidates(ctx))[:3]]
+            cands = list(t.candidates(ctx))
+            variants = [c for c in cands if c.spec.p("baseline_entities") is not None or c.spec.p("rule") == "threshold"]
+            specs = [c.spec for c in cands[:3] + variants[:3]]
             if name == "forecast_mean":  # this pack has no event log: its rows counted instead
                 specs += [s.model_copy(update={"template": "forecast_count"}) for s in specs]
             for q in specs:
@@ -70,11 +78,14 @@ def test_every_extra_template_streams_the_whole_tables_answer(layouts, monkeypat
                     got = canonical(ex.run(t, q, Frames(dask), naive=naive), t.type_of(q))
                     assert got == want, (t.name, naive, q.to_json())
                     key = f"{t.name}/naive" if naive else t.name
+                    variants_seen["population"] += q.p("baseline_entities") is not None
+                    variants_seen["threshold"] += q.p("rule") == "threshold"
                     checked[key] = checked.get(key, 0) + 1
     finally:
         ctx.close()
-    forms = set(EXTRA_SELECTION) | set(EXTRA_ENTITY) | set(REWRITTEN)
+    forms = set(EXTRA_SELECTION) | set(EXTRA_ENTITY) | set(REWRITTEN) | {"incident_vs_baseline/naive"}
     assert forms <= set(checked), sorted(forms - set(checked))
+    assert variants_seen["population"] and variants_seen["threshold"], variants_seen
     assert {"unanswerable", "forecast_mean", "forecast_count"} <= set(checked), sorted(checked)
 
 
@@ -135,3 +146,69 @@ def test_claim_explanation_on_a_views_only_world_reads_all_the_data(layouts, tmp
     finally:
         small.close()
         big.close()
+
+
+@pytest.fixture(scope="module")
+def links(tmp_path_factory):
+    """A composite-key world (a link is Device_ID + Interface_ID: the spec `chronoeval infer` fits on the
+    public link table, with one degraded link) in one file and in parts."""
+    from tests.reference_data import reference_dir
+    from tools.generate.distributed import cluster_client
+    from tools.infer import infer
+    from tools.spec.model import Spec
+
+    result, _ = infer([reference_dir() / "transport_link_data.csv"], fidelity=False)
+    raw = result.spec.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    ent = raw["entities"][0]["name"]
+    raw["incidents"] = [{"kind": "kpi_degradation", "id": "eth2_loss", "target": {"entity": ent, "ids": ["RTR_001/eth2"]},
+                         "window": {"start": "day 1 06:00", "duration": "4h"}, "effects": {"Packet_Loss_Percent": "+3"}}]
+    spec, root = Spec.model_validate(raw), tmp_path_factory.mktemp("links")
+    generate_bundle(spec, root / "local", seed=1, rows_per_shard=400)
+    client, cluster = cluster_client(None, n_workers=1, memory_limit=None)
+    try:
+        generate_bundle(spec, root / "dask", seed=1, rows_per_shard=400, engine="dask", client=client)
+    finally:
+        client.close()
+        cluster.close()
+    return root / "local", root / "dask"
+
+
+def test_composite_key_templates_stream_per_link(links, monkeypatch):
+    """A composite entity key on a table in parts, every table too big to read whole: the keyed templates
+    (stateless merges and selections, per-entity stateful and incident forms) answer per full key from
+    the parts, exactly as on one file, answer and naive reading."""
+    from tools.queries.answers import canonical
+    from tools.queries.composite import KEYED
+    from tools.queries.context import open_context
+    from tools.queries.reference.frames import Frames
+    from tools.queries.registry import load_templates
+    from tools.queries.stream import how
+
+    local, dask = links
+    table = next(p.name for p in (dask / "data").iterdir() if p.is_dir())
+    assert len(table_files(dask, table)) > 1, "the test must cover several parts"
+    monkeypatch.setattr(stream, "COLUMNS_MAX_ROWS", 0)
+    templates, whole, ex = load_templates(), Frames(local), StreamExecutor(dask)
+    ctx = open_context(local, seed=3)
+    paths: dict[str, set] = {}
+    try:
+        for name in sorted(KEYED):
+            t = templates[name]
+            cands = [c for c in t.candidates(ctx) if c.spec.entity_parts][:2]
+            for c in cands:
+                for naive, fn in ((False, t.reference), (True, t.naive)):
+                    if fn is None:
+                        continue
+                    try:
+                        want = canonical(fn(whole, c.spec), t.type_of(c.spec))
+                    except ValueError:  # not expressible on this key: the parts say so too
+                        with pytest.raises(ValueError):
+                            ex.run(t, c.spec, Frames(dask), naive=naive)
+                        continue
+                    got = canonical(ex.run(t, c.spec, Frames(dask), naive=naive), t.type_of(c.spec))
+                    assert got == want, (name, naive, c.spec.to_json())
+                    paths.setdefault(how(name, naive), set()).add(name)
+    finally:
+        ctx.close()
+    assert {"merged", "selection", "entity"} <= set(paths), paths
+    assert len(set().union(*paths.values())) >= 15, paths

@@ -45,13 +45,20 @@ def vs_population(frames: Frames, q: QuerySpec, entities=None) -> dict:
     return verdict(aggregate(rows(frames, q), q), aggregate(rows(frames, baseline_query(q, entities)), q), q)
 
 
-def vs_population_naive(frames: Frames, q: QuerySpec) -> dict | None:
-    """The misread baseline: every entity (the window's own included) over the question's own window, i.e.
-    the affected entities counted in their peers' baseline, or the fleet's reference period ignored."""
+def naive_population_query(q: QuerySpec) -> QuerySpec | None:
+    """The misread baseline's query (its window the question's own; population: every entity), or None
+    when the question has no other population."""
     if q.p("baseline_entities") is None or q.window is None:
         return None
     w = {"start": q.window.start, "end": q.window.end}
-    return vs_population(frames, q.model_copy(update={"params": {**q.params, "baseline": w}}), "all")
+    return q.model_copy(update={"params": {**q.params, "baseline": w}})
+
+
+def vs_population_naive(frames: Frames, q: QuerySpec) -> dict | None:
+    """The misread baseline: every entity (the window's own included) over the question's own window, i.e.
+    the affected entities counted in their peers' baseline, or the fleet's reference period ignored."""
+    nq = naive_population_query(q)
+    return None if nq is None else vs_population(frames, nq, "all")
 
 
 def threshold_count(frames: Frames, q: QuerySpec, *, window: bool = True) -> int:
