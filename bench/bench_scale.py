@@ -7,7 +7,7 @@ RSS of every dask worker and of the driver, of `check` and of `queries`, and whe
 SQL executors agreed on every question.
 
     nice -n 10 python bench/bench_scale.py --rows 10000000 [--workers 2] [--memory-limit 4GB]
-        [--keep DIR] [--skip-check] [--skip-queries] [--views] [--questions N] [--json OUT.json]
+        [--keep DIR] [--skip-check] [--skip-queries] [--views] [--questions N] [--family F,G] [--json OUT.json]
 
 `--keep DIR` on an existing bundle (data.duckdb present) skips generation: `--keep B --skip-check` runs
 only `queries` on B.
@@ -81,6 +81,7 @@ def stream_pass(bundle: Path) -> dict:
 
 
 QUESTIONS: int | None = None  # --questions: the suite's size (default: the spec's plan)
+FAMILIES: list[str] = []  # --family: extra families asked besides the plan's
 
 
 def child(phase: str, bundle: str, memory_limit: str) -> None:
@@ -103,23 +104,24 @@ def child(phase: str, bundle: str, memory_limit: str) -> None:
             print(f"queries: {done}/{total} kept, {time.perf_counter() - t:.0f} s, peak RSS {_rss_mb():.0f} MB",
                   file=sys.stderr, flush=True)
 
-        suite = build_suite(Path(bundle), n=QUESTIONS, progress=progress)
+        suite = build_suite(Path(bundle), n=QUESTIONS, progress=progress, families=FAMILIES)
         from collections import Counter
 
         from tools.queries.stream import how
 
         out = {"questions": len(suite.records), "disagreements": len(suite.disagreements),
                "dropped": len(suite.dropped),
-               "paths": dict(Counter(how(r["template"]) for r in suite.records))}
+               "paths": dict(Counter(how(r["template"]) for r in suite.records)),
+               "families": dict(Counter(r["family"] for r in suite.records))}
     print(json.dumps({**out, "seconds": round(time.perf_counter() - t, 1), "peak_rss_mb": round(_rss_mb())}))
 
 
 def run_child(phase: str, bundle: Path, memory_limit: str) -> dict:
-    extra = ["--questions", str(QUESTIONS)] if QUESTIONS else []
+    extra = (["--questions", str(QUESTIONS)] if QUESTIONS else []) + (["--family", ",".join(FAMILIES)] if FAMILIES else [])
     proc = subprocess.run([sys.executable, __file__, "--child", phase, "--keep", str(bundle),
-                           "--memory-limit", memory_limit, *extra], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"{phase} failed:\n{proc.stderr[-3000:]}")
+                           "--memory-limit", memory_limit, *extra], stdout=subprocess.PIPE, text=True)
+    if proc.returncode != 0:  # its progress and error went to this process's stderr, as they happened
+        raise SystemExit(f"{phase} failed (exit {proc.returncode}): its error is above")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -136,11 +138,14 @@ def main() -> None:
     ap.add_argument("--views", action="store_true",
                     help="Rebuild data.duckdb as views over the parts (what generate does above 50M rows).")
     ap.add_argument("--questions", type=int, help="Questions in the suite (queries --n; default: the spec's plan).")
+    ap.add_argument("--family", default="", help="Extra families, comma-separated (queries --family; forecast "
+                    "holds back the last day of the bundle: use a copy).")
     ap.add_argument("--child", choices=["check", "queries", "stream"], help=argparse.SUPPRESS)
     ap.add_argument("--stream", action="store_true", help="Also time the pandas reference alone on parts.")
     args = ap.parse_args()
-    global QUESTIONS
+    global QUESTIONS, FAMILIES
     QUESTIONS = args.questions
+    FAMILIES = [f for f in args.family.split(",") if f]
     if args.child:
         return child(args.child, str(args.keep), args.memory_limit)
 
