@@ -1,10 +1,11 @@
 """The ``entity`` path of the streaming reference executor (tools/queries/stream.py): per-entity forms of
-the stateful and incident templates, one part at a time, for worlds too big to read whole.
+the stateful and incident templates (and premises and the other families' naive readings,
+tools/queries/stream_extra.py), one part at a time, for worlds too big to read whole.
 
 ``ENTITY`` maps a template (or ``"<template>/naive"``) to ``(make, fold)``: ``make(fn, q)`` gives the
 partial to run on each part (``fn`` is the template's own function; None: no streaming form for this
 query) and ``fold(partials, q)`` reduces the parts' results, consumed in part order
-(tools/queries/stream_states.py, stream_episodes.py, stream_incident.py). A template with no form on
+(tools/queries/stream_states.py, stream_episodes.py, stream_incident.py, stream_extra.py). A template with no form on
 a table above ``COLUMNS_MAX_ROWS`` is not answered there (``NotStreamed``): reading its columns whole
 is what does not fit.
 """

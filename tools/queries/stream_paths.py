@@ -2,7 +2,7 @@
 
 A partitioned bundle (``--engine dask``) stores every table as ``data/<table>/part-NNNNN.parquet``,
 one part per generator shard; an entity never spans parts. Instead of loading a table whole, a
-template's reference answer is computed in one of four ways (``how(template)`` says which):
+template's reference answer is computed in one of these ways (``how(template)`` says which):
 
 - **merged** (``MERGED``): the template's own reference function runs on one part at a time (an
   entity-local answer: its rows are all there) and the per-part results merge exactly: counts and
@@ -13,15 +13,20 @@ template's reference answer is computed in one of four ways (``how(template)`` s
   (entity filter, window, ``while`` and event filter applied) restricted to the needed columns; the
   original reference then runs once on their concatenation, which is the whole table's selection in
   the same order, so the answer is bit for bit the single-file one. Peak memory: one part plus the
-  selected values (a few bytes per selected row, not the table).
-- **entity** (``ENTITY``, tools/queries/stream_entity.py: the stateful and incident templates) on
+  selected values (a few bytes per selected row, not the table). Shapes, detections and claims
+  (tools/queries/stream_extra.py) read their window's rows this way too.
+- **entity** (``ENTITY``, tools/queries/stream_entity.py: the stateful and incident templates, premises
+  and the naive readings of the other families) on
   worlds whose data.duckdb holds views (``entity_forms``): per-entity forms, one part at a time, whose
   fold does the template's cross-entity reduction once (counts add, means over the parts' values
   concatenated in order), bit for bit the whole table's answer; the naive reading rides along on
   the same pass. Peak memory: one part plus per-entity/per-episode values.
-- **columns** (everything else, and the entity templates on smaller worlds, where pandas screens
-  them many times): the original reference on every part but only the columns the query names. Above
-  ``COLUMNS_MAX_ROWS`` rows a template without a streaming form is not asked (``NotStreamed``).
+- **rewritten** (``REWRITTEN``): ``incident_cross_table`` is ``incident_affected_count`` on another table.
+- **columns** (the entity templates on smaller worlds, where pandas screens them many times, and the
+  templates that read no table): the original reference on every part but only the columns the query
+  names. Above ``COLUMNS_MAX_ROWS`` rows a template without a streaming form is not asked (``NotStreamed``).
+
+A keyed template asked on a composite key runs every path on each part's keyed view (tools/queries/stream.py).
 
 A bundle with one Parquet file per table takes none of these paths: the reference runs on the
 context's frames exactly as before, so single-file bundles' suites are unchanged.
