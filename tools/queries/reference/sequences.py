@@ -51,10 +51,14 @@ class TableArrays:
 
     def __init__(self, frames: Frames, table: str, entity: str, time: str):
         self.df = frames.ordered(table, entity, time)  # never mutated
-        ent = self.df[entity].to_numpy()
+        col = self.df[entity]
+        # a category's codes compare as its values (and fast); a null id starts a group of its own
+        ent = col.cat.codes.to_numpy() if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
         first = np.ones(len(ent), dtype=bool)
         if len(ent) > 1:
             first[1:] = np.asarray(ent[1:] != ent[:-1], dtype=bool)
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                first |= ent < 0
         self.gid = frozen(np.cumsum(first) - 1)
         self.gstart = frozen(np.flatnonzero(first)[self.gid] if len(ent) else self.gid.copy())
         self.n_groups = int(first.sum())
