@@ -23,7 +23,9 @@ from tools.queries.stream_entity import (
     ENTITY,
     ENTITY_SELECTION,
     Refusing,
+    answer_key,
     entity_pass,
+    keep,
 )
 from tools.queries.stream_extra import REWRITTEN
 from tools.queries.stream_frames import SliceFrames, needed_columns
@@ -45,6 +47,7 @@ class StreamExecutor:
         self._columns: tuple[tuple, SliceFrames] | None = None  # the last column-pruned frames, reused once
         self._naive: dict[tuple, Any] = {}  # the naive reading computed along with the last entity-form answer
         self._row_counts: dict[str, int] = {}
+        self._also: list[QuerySpec] = []  # queries riding along on the next entity pass (``prefetch``)
 
     def partitioned(self, q: QuerySpec) -> bool:
         """Whether the query's table is stored as several parts."""
@@ -70,13 +73,27 @@ class StreamExecutor:
             sel = SELECTION.get(key, lambda x: x)(q)
             return fn(self.selection(sel, src), q.model_copy(update={"entity_filter": None}))
         if mode == "entity":
-            done, answer = entity_pass(lambda: self._parts(src, q), t, q, naive, fn, self._naive)
+            also = [self._keyed(t, x) for x in self._also]
+            done, answer = entity_pass(lambda: self._parts(src, q), t, q, naive, fn, self._naive, also)
             if done:
                 return answer
         if self.entity_forms(src.table) and self._rows(src.table) > COLUMNS_MAX_ROWS:
             return fn(Refusing(self.bundle, src.table, f"{key} has no streaming form and {src.table} has more "
                                 f"than {COLUMNS_MAX_ROWS:,} rows: not asked on this world"), src)
         return self._on_columns(fn, src)
+
+    def prefetch(self, t: Template, q: QuerySpec, also: list[QuerySpec]) -> None:
+        """Compute ``q``'s answer (and naive reading) with the answers of ``also`` (queries of the same
+        template on the same table: its screening re-runs) in one pass over the parts, each kept for
+        the ``run`` that asks it. Only where ``streams(t, q)``; the answers are those ``run`` gives."""
+        if not self.streams(t, q):
+            return
+        self._also = also
+        try:
+            answer = self.run(t, q, Frames(self.bundle))
+        finally:
+            self._also = []
+        keep(self._naive, answer_key(t.name, self._keyed(t, q)), answer)
 
     @staticmethod
     def _keyed(t: Template, q: QuerySpec) -> QuerySpec:

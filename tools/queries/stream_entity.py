@@ -29,7 +29,7 @@ from tools.queries.stream_states import STATEFUL
 ENTITY: dict[str, tuple[Callable[[Partial, QuerySpec], Partial | None], Fold]] = {**STATEFUL, **INCIDENT,
                                                                                    **EXTRA_ENTITY}
 ENTITY_SELECTION = frozenset(INCIDENT_SELECTION)  # entity-path templates that read only the selected rows
-STORE = 8  # naive readings kept from the last passes
+STORE = 16  # naive readings and prefetched answers kept from the last passes
 COLUMNS_MAX_ROWS = 50_000_000  # above, a template without a streaming form is not answered (``NotStreamed``)
 
 
@@ -57,42 +57,64 @@ class _Failed:
         self.exc = exc
 
 
+def answer_key(template: str, q: QuerySpec) -> tuple:
+    """Where ``entity_pass`` keeps a prefetched answer of ``q``."""
+    return ("answer", template, q.model_dump_json())
+
+
+def keep(store: dict, key: Any, value: Any) -> None:
+    while len(store) >= STORE:  # screening re-runs come between an answer and its naive reading
+        store.pop(next(iter(store)))
+    store[key] = value
+
+
 def entity_pass(parts: Callable[[], Iterator[Frames]], t: Any, q: QuerySpec, naive: bool,
-                fn: Partial, store: dict) -> tuple[bool, Any]:
+                fn: Partial, store: dict, also: Iterable[QuerySpec] = ()) -> tuple[bool, Any]:
     """``(True, answer)`` from one pass over ``parts()`` with the per-entity form of ``t`` (its naive
-    reading if ``naive``), or ``(False, None)`` when there is none for ``q``. The naive reading (asked
-    right after the answer) rides along on the same parts; ``store`` keeps it for that call."""
+    reading if ``naive``), or ``(False, None)`` when there is none for ``q``. Riding along on the same
+    parts: the naive reading (asked right after the answer) and the answers of the queries in ``also``
+    (a template's screening re-runs), kept in ``store`` for the calls that ask them (an exception a rider
+    raised is kept instead, raised again when its answer is asked)."""
     key = f"{t.name}/naive" if naive else t.name
     make, fold = ENTITY[key]
     memo = (t.name, q.model_dump_json())
-    if naive and memo in store:
-        got = store.pop(memo)
+    if (hit := memo if naive else answer_key(t.name, q)) in store:
+        got = store.pop(hit)
         if isinstance(got, Exception):
             raise got
         return True, got
     if (partial := make(fn, q)) is None:
         return False, None
+    riders: list[tuple[Any, Partial | Exception, Fold, QuerySpec, list]] = []
     side = ENTITY.get(f"{t.name}/naive") if not naive and t.naive is not None else None
-    side_partial = side[0](t.naive, q) if side else None
-    if side_partial is None:
-        return True, fold((partial(f, q) for f in parts()), q)
-    rides: list = []
+    if side and (side_partial := side[0](t.naive, q)) is not None:
+        riders.append((memo, side_partial, side[1], q, []))
+    for x in also:
+        try:
+            if (p := make(fn, x)) is not None:  # without a form, its own run takes another path
+                riders.append((answer_key(t.name, x), p, fold, x, []))
+        except ValueError as exc:  # this query has no answer (e.g. not expressible)
+            riders.append((answer_key(t.name, x), exc, fold, x, []))
 
-    def both() -> Iterable:
+    def with_riders() -> Iterable:
         for f in parts():
-            try:
-                rides.append(side_partial(f, q))
-            except Exception as exc:  # noqa: BLE001 - raised again when the naive reading is asked
-                rides.append(_Failed(exc))
+            for _, p, _, x, got in riders:
+                if callable(p) and not (got and isinstance(got[-1], _Failed)):
+                    try:
+                        got.append(p(f, x))
+                    except Exception as exc:  # noqa: BLE001 - raised again when this answer is asked
+                        got.append(_Failed(exc))
             yield partial(f, q)
 
-    answer = fold(both(), q)
-    failed = next((r.exc for r in rides if isinstance(r, _Failed)), None)
-    try:
-        naive_answer = failed if failed is not None else side[1](iter(rides), q)
-    except Exception as exc:  # noqa: BLE001 - as above
-        naive_answer = exc
-    while len(store) >= STORE:  # screening re-runs come between an answer and its naive reading
-        store.pop(next(iter(store)))
-    store[memo] = naive_answer
+    answer = fold(with_riders(), q)
+    for k, p, rfold, x, got in riders:
+        if isinstance(p, Exception):
+            keep(store, k, p)
+            continue
+        failed = next((r.exc for r in got if isinstance(r, _Failed)), None)
+        try:
+            value = failed if failed is not None else rfold(iter(got), x)
+        except Exception as exc:  # noqa: BLE001 - as above
+            value = exc
+        keep(store, k, value)
     return True, answer
