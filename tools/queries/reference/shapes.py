@@ -57,15 +57,9 @@ def lower_median(x: np.ndarray) -> float:
 
 
 def runs(flags: np.ndarray) -> list[int]:
-    """Lengths of the runs of consecutive True values."""
-    out, n = [], 0
-    for f in flags:
-        if f:
-            n += 1
-        elif n:
-            out.append(n)
-            n = 0
-    return [*out, n] if n else out
+    """Lengths of the runs of consecutive True values, in order."""
+    edges = np.diff(np.concatenate(([0], np.asarray(flags, dtype=bool).astype(np.int8), [0])))
+    return (np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)).tolist()
 
 
 def has_spike(x: np.ndarray, q: QuerySpec) -> bool:
@@ -95,12 +89,15 @@ def oscillates(x: np.ndarray, q: QuerySpec) -> bool:
 
 
 def has_level_shift(x: np.ndarray, q: QuerySpec) -> bool:
+    """Some ``i`` where ``x[i:i+span]`` lies above ``max(x[i-span:i]) + delta`` (or below ``min - delta``);
+    the windows' maxima and minima come from one sliding view (window ``j`` starts at ``j``)."""
     span, d = q.p("span"), q.p("delta")
-    for i in range(span, len(x) - span + 1):
-        before, after = x[i - span:i], x[i:i + span]
-        if after.min() > before.max() + d or after.max() < before.min() - d:
-            return True
-    return False
+    if len(x) < 2 * span:
+        return False
+    w = np.lib.stride_tricks.sliding_window_view(x, span)
+    hi, lo = w.max(axis=1), w.min(axis=1)
+    after_lo, after_hi, before_hi, before_lo = lo[span:], hi[span:], hi[:len(hi) - span], lo[:len(lo) - span]
+    return bool(np.any(after_lo > before_hi + d) or np.any(after_hi < before_lo - d))
 
 
 TESTS = {"shape_spike": has_spike, "shape_rise": has_rise, "shape_plateau": has_plateau,
