@@ -16,7 +16,7 @@ import pandas as pd
 from tools.bundle.layout import is_partitioned, table_files
 from tools.queries.composite import KEYED, key_column, keyed_frames, keyed_spec
 from tools.queries.reference.frames import Frames, selected_rows
-from tools.queries.registry import Template, load_templates
+from tools.queries.registry import TEMPLATES, Template, load_templates
 from tools.queries.spec import QuerySpec
 from tools.queries.stream_entity import (
     COLUMNS_MAX_ROWS,
@@ -59,7 +59,7 @@ class StreamExecutor:
         key = f"{t.name}/naive" if naive else t.name
         if key in REWRITTEN:  # another template's question on another query: answered as that one
             target, rewrite = REWRITTEN[key]
-            return self.run(replace(load_templates()[target], naive=None), rewrite(q), frames)
+            return self.run(replace(_registered(target), naive=None), rewrite(q), frames)
         if not self.partitioned(q):
             return fn(frames, q)
         src, q = q, self._keyed(t, q)
@@ -106,7 +106,7 @@ class StreamExecutor:
         """Whether ``q``'s answer comes from a per-entity form, one pass over the parts."""
         if t.name in REWRITTEN:
             target, rewrite = REWRITTEN[t.name]
-            return self.streams(load_templates()[target], rewrite(q))
+            return self.streams(_registered(target), rewrite(q))
         if not self.partitioned(q) or how(t.name) != "entity" or t.name in ENTITY_SELECTION:
             return False
         if not self.entity_forms(q.table):
@@ -153,6 +153,11 @@ class StreamExecutor:
     def release(self) -> None:
         """Drop the cached column-pruned frames."""
         self._columns = None
+
+
+def _registered(name: str) -> Template:
+    """A registered template (the registry is loaded once, not on every answer)."""
+    return TEMPLATES.get(name) or load_templates()[name]
 
 
 def executor(ctx: Any) -> StreamExecutor:

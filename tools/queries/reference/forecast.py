@@ -52,7 +52,8 @@ def _select(df: pd.DataFrame, q: QuerySpec, start, end) -> pd.DataFrame:
     return df[m]
 
 
-def _aggregate(df: pd.DataFrame, q: QuerySpec):
+def aggregate_rows(df: pd.DataFrame, q: QuerySpec):
+    """The forecast's aggregate (a row count, or the mean of ``key``) of the selected rows."""
     if q.template == "forecast_count":
         return int(len(df))
     v = df[q.p("key")].dropna().to_numpy(dtype=float)
@@ -61,7 +62,7 @@ def _aggregate(df: pd.DataFrame, q: QuerySpec):
 
 def forecast_actual(frames: Frames, q: QuerySpec):
     """The held-back value the question asks to forecast."""
-    return _aggregate(_select(held_back(frames, q.table), q, q.window.start, q.window.end), q)
+    return aggregate_rows(_select(held_back(frames, q.table), q, q.window.start, q.window.end), q)
 
 
 def naive_rows(frames: Frames, q: QuerySpec) -> pd.DataFrame:
@@ -70,14 +71,9 @@ def naive_rows(frames: Frames, q: QuerySpec) -> pd.DataFrame:
     return _select(frames.table(q.table), q, q.window.start_dt - day, q.window.end_dt - day)
 
 
-def aggregate_rows(df: pd.DataFrame, q: QuerySpec):
-    """The forecast's aggregate (a row count, or the mean of ``key``) of the selected rows."""
-    return _aggregate(df, q)
-
-
 def seasonal_naive(frames: Frames, q: QuerySpec):
     """The same aggregate over the same hours of the day before (the last visible day)."""
-    return _aggregate(naive_rows(frames, q), q)
+    return aggregate_rows(naive_rows(frames, q), q)
 
 
 def model_forecast(series: np.ndarray, hours: tuple[int, int], count: bool) -> float | None:
