@@ -15,10 +15,12 @@ from pathlib import Path
 import duckdb
 
 from tests.graph.corpus_data import BundleData
+from tests.graph.corpus_provenance import count_provenance, provenance_outcomes
 from tools.spec import load_spec, parse_duration
 
 CORPUS_DIR = Path(__file__).resolve().parents[1] / "data" / "descriptions"
 KINDS = ("periodic", "lifecycle", "mixed")
+EXPECT_KEYS = {"horizon", "entities", "foreign", "words_only"}
 ENTITY_KEYS = {"match", "emission", "count", "count_min", "count_max", "cadence", "states", "terminal",
                "attributes", "measurements", "directions", "parents"}
 EMISSIONS = {"periodic": "periodic", "event_log": "on_transition"}
@@ -36,13 +38,14 @@ class Outcome:
         return self.failure is None
 
 
-def check_bundle(bundle_dir: Path, expect: dict) -> list[str]:
+def check_bundle(bundle_dir: Path, expect: dict, description: str = "") -> list[str]:
     """One plain sentence per unmet expectation of ``expect`` in the bundle (empty: all met)."""
-    return [o.failure for o in evaluate_bundle(bundle_dir, expect) if o.failure]
+    return [o.failure for o in evaluate_bundle(bundle_dir, expect, description) if o.failure]
 
 
-def evaluate_bundle(bundle_dir: Path, expect: dict) -> list[Outcome]:
-    """Every expectation of ``expect`` with its outcome in the bundle at ``bundle_dir``."""
+def evaluate_bundle(bundle_dir: Path, expect: dict, description: str = "") -> list[Outcome]:
+    """Every expectation of ``expect`` with its outcome in the bundle at ``bundle_dir`` (``description``: the
+    text the bundle was built from, for ``words_only``; see ``tests.graph.corpus_provenance``)."""
     bundle_dir = Path(bundle_dir)
     try:
         spec = load_spec(bundle_dir / "spec.yaml")
@@ -56,7 +59,7 @@ def evaluate_bundle(bundle_dir: Path, expect: dict) -> list[Outcome]:
             out.append(_horizon(spec, expect["horizon"]))
         for ent in expect.get("entities", []):
             out.extend(_entity(spec, data, ent))
-        return out
+        return out + provenance_outcomes(spec, data, expect, description, Outcome)
     finally:
         con.close()
 
@@ -88,7 +91,8 @@ def _horizon(spec, want: str | list[str]) -> Outcome:
 
 def count_expectations(expect: dict) -> int:
     """How many expectations ``expect`` holds (all unmet when the build fails)."""
-    return ("horizon" in expect) + sum(1 + _count_items(ent) for ent in expect.get("entities", []))
+    return ("horizon" in expect) + sum(1 + _count_items(ent) for ent in expect.get("entities", [])) + \
+        count_provenance(expect)
 
 
 def _count_items(ent: dict) -> int:

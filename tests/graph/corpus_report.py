@@ -61,7 +61,7 @@ def report_one(path: Path, root: Path, build: bool = True) -> tuple[int, int, li
         code, output = (0, "") if (out / "spec.yaml").exists() else (None, f"no bundle in {out}")
     if code != 0 or not (out / "spec.yaml").exists():
         return 0, count_expectations(case["expect"]), [f"build exited {code}: {output.strip()[-400:]}"]
-    outcomes = evaluate_bundle(out, case["expect"])
+    outcomes = evaluate_bundle(out, case["expect"], case["description"])
     unmet = [o.failure for o in outcomes if o.failure]
     return sum(o.met for o in outcomes), len(outcomes), unmet
 
