@@ -28,14 +28,31 @@ def _retry(spec_yaml: str, failed: list[dict], horizon_days: int) -> tuple[str, 
     for f in failed:
         if f["incident"]:
             by_incident.setdefault(f["incident"], []).append(f["name"])
-    changes = []
+    changes, dropped = [], []
     for inc, names in by_incident.items():
-        what = adjust_incident(spec, inc, names, horizon_days)
+        if inc in stated_incidents(spec):  # the user's own incident: never made bigger or moved (issue 29)
+            what = None
+            dropped.append(f"the incident you described ('{_description(spec, inc)}') does not show in the data as "
+                           f"stated ({', '.join(names)} check failed); it was left out rather than changed")
+        else:
+            what = adjust_incident(spec, inc, names, horizon_days)
         if what is None:
             spec["incidents"] = [i for i in spec.get("incidents", []) if i.get("id") != inc]
             what = f"{inc}: {', '.join(names)} failed and cannot be adjusted; removed"
         changes.append(what)
-    return dump_spec(Spec.model_validate(spec)), changes
+    return dump_spec(Spec.model_validate(spec)), changes, dropped
+
+
+def stated_incidents(spec: dict) -> set[str]:
+    """Ids of the incidents the user's description states in its own words (their description is a sentence
+    of it): these come out as described or not at all."""
+    text = " ".join(str(spec.get("description") or "").split())
+    return {i["id"] for i in spec.get("incidents", []) if len(str(i.get("description") or "")) > 12
+            and " ".join(str(i["description"]).split()) in text}
+
+
+def _description(spec: dict, inc: str) -> str:
+    return next((str(i.get("description") or inc) for i in spec.get("incidents", []) if i.get("id") == inc), inc)
 
 
 def _remove(spec_yaml: str, failed: list[dict]) -> tuple[str, list[str]]:
@@ -61,6 +78,7 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
     log = pre + [decision("pattern_injector", "pattern_injector", f"incidents: {names}", "from the spec")]
     horizon_days = max(1, int(spec.horizon_seconds // 86400))
     failed: list[dict] = []
+    warned: list[str] = []
     for attempt in range(ctx.max_injection_retries + 1):
         res = generate_checked_bundle(spec_yaml, state["out"], seed=ctx.seed, progress=ctx.progress)
         failed = res["failed"]
@@ -70,6 +88,9 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
         if not any(f["incident"] for f in failed):
             break
         if attempt == ctx.max_injection_retries:  # out of adjustments: the failing incidents go
+            told = spec_to_dict(parse_spec_text(spec_yaml, "spec.yaml"))
+            warned += [f"the incident you described ('{_description(told, i)}') does not show in the data as stated; "
+                       "it was left out" for i in sorted(stated_incidents(told) & {f["incident"] for f in failed})]
             spec_yaml, changes = _remove(spec_yaml, failed)
             log += [decision("pattern_injector", "pattern_injector", c, "still failing after the allowed "
                              "adjustments") for c in changes]
@@ -80,12 +101,16 @@ def pattern_injector(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
                                  + ", ".join(f"{f['name']}:{f['incident']}" for f in failed if f["incident"]),
                         "error_code": 3, "decisions": log}
             break
-        spec_yaml, changes = _retry(spec_yaml, failed, horizon_days)
+        spec_yaml, changes, dropped = _retry(spec_yaml, failed, horizon_days)
         log += [decision("pattern_injector", "pattern_injector", c, "a pattern check failed") for c in changes]
+        warned += dropped
     stale = [s for s in state.get("stale", []) if s != "data"]
-    return {"spec_yaml": spec_yaml, "bundle_ready": True, "checks_failed": [f"{f['name']}:{f['incident']}"
-                                                                           for f in failed],
-            "stale": stale, "questions": 0, "decisions": log}
+    out = {"spec_yaml": spec_yaml, "bundle_ready": True, "checks_failed": [f"{f['name']}:{f['incident']}"
+                                                                          for f in failed],
+           "stale": stale, "questions": 0, "decisions": log}
+    if warned:  # said on the console with what was not understood
+        out["not_understood"] = list(state.get("not_understood") or []) + warned
+    return out
 
 
 def _llm_plan(model, state: BuildState, spec_yaml: str) -> tuple[str, dict]:

@@ -44,7 +44,8 @@ def query_synthesizer(state: BuildState, runtime: Runtime[BuildContext]) -> dict
         log.append(decision("query_synthesizer", "query_synthesizer",
                             f"{res['disagreements']} candidate(s) dropped: executors disagreed", "listed in report.md"))
     stale = [s for s in state.get("stale", []) if s != "questions"]
-    return {"questions": res["questions"], "paraphrased": False, "stale": stale, "decisions": log}
+    return {"questions": res["questions"], "shortfall": dict(res["shortfall"]), "paraphrased": False, "stale": stale,
+            "decisions": log}
 
 
 def preferred_families(prefer: list[str]) -> list[str]:

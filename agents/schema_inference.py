@@ -21,6 +21,7 @@ from tools.describe.draft import DomainDraft
 from tools.describe.errors import DescriptionError
 from tools.describe.extract import snake
 from tools.describe.llm_check import catalog_context, draft_problems, merge_drafts
+from tools.describe.reading_review import apply_review, review_items, review_problems
 from tools.describe.understand import understand
 from tools.patterns.registry import all_kinds
 
@@ -30,9 +31,11 @@ def _llm_draft(model, request: str, offline, notes: list[str]):
     notes say why): then the offline reading stands alone."""
     catalog = load_catalog()
     inp = {"description": request, "catalog": catalog_context(offline, catalog),
-           "not_understood": list(offline.not_understood)}
+           "not_understood": list(offline.not_understood),
+           "reading": [item.line() for item in review_items(offline, catalog)]}
     return structured_call(model, SCHEMA_INFERENCE.render(inp), DomainDraft, purpose="schema_inference", notes=notes,
-                           retries=1, check=lambda d: draft_problems(d, offline, catalog))
+                           retries=1, check=lambda d: draft_problems(d, offline, catalog)
+                           + review_problems(d, offline, catalog))
 
 
 def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
@@ -60,10 +63,16 @@ def schema_inference(state: BuildState, runtime: Runtime[BuildContext]) -> dict:
                                 "LLM draft unusable: " + ("; ".join(notes) or "no answer")))
         else:
             merged, taken = merge_drafts(offline, llm, load_catalog())
+            merged, fixed, refused = apply_review(merged, llm.corrections, load_catalog())
             draft = merged.model_dump()
             log.append(decision("schema_inference", "schema_inference", "LLM draft merged into the offline reading: "
                                 + ("; ".join(taken) or "nothing new"), "validated against the catalog; the LLM "
-                                "adds or resolves items, never removes what the rules read"))
+                                "adds or resolves items"))
+            if fixed or refused:
+                log.append(decision("schema_inference", "schema_inference", "LLM review of the offline reading: "
+                                    + ("; ".join(fixed) or "no correction taken"),
+                                    ("refused: " + "; ".join(refused)) if refused else
+                                    "each correction within the catalog's and the text's bounds"))
     for edit in state.get("edits", []):
         res = edit_draft(draft, edit)
         draft = res["draft"]

@@ -40,6 +40,8 @@ class BuildState(TypedDict, total=False):
     """Names of the pattern checks still failing after the injector's retries."""
     questions: int
     """How many canonical questions the suite has (0 = not synthesized yet)."""
+    shortfall: dict[str, int]
+    """Questions the plan asked for that the suite could not keep, per family (empty: the plan is met)."""
     paraphrased: bool
     """Paraphrase variants were added (or the step was skipped on purpose)."""
     stale: list[str]

@@ -92,6 +92,12 @@ def print_result(state: dict[str, Any]) -> None:
              f"{variants} paraphrases (qa.jsonl); decisions in report.md")
     for item in state.get("not_understood", []):
         print_error(item, prefix="warning: not understood: ")
+    short = {f: n for f, n in (state.get("shortfall") or {}).items() if n}
+    if short:  # a suite smaller than its plan is said, not only logged (the plan's quotas: report.md, "Questions")
+        print_error(f"{sum(short.values())} question(s) short of the plan: "
+                    + ", ".join(f"{n} {f}" for f, n in sorted(short.items()))
+                    + "; the data had too few candidates that pass every filter (report.md, 'Questions')",
+                    prefix="warning: ")
     if qa.is_file():
         from graph.console import err
 

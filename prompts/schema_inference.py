@@ -20,6 +20,7 @@ class DescriptionInput(BaseModel):
     edits: list[str] = []
     catalog: list[str] = []
     not_understood: list[str] = []
+    reading: list[str] = []  # the offline reading's items: words, catalog match or "from the text only"
 
 
 SCHEMA_INFERENCE = Prompt(
@@ -33,7 +34,14 @@ are pattern kinds the user asks for: {HINTABLE}. In evidence, map each part
 (entity, count, measurements, states, cadence, horizon) to the words it came from.
 Use the catalog entries you are given: set catalog_id to an entry's id where the text means it, and
 units as the catalog writes them; mention every measurement, attribute and state the text names, and
-place the items listed as not understood if you can (put further entity types in "others").""",
+place the items listed as not understood if you can (put further entity types in "others").
+"reading" lists what the offline rules read, one item per line with the words it came from and its
+catalog match. Review it: where a match is wrong for THIS description (a word shared with another
+field: a prison's "cell" is no radio cell, a bakery oven's "run" no CI pipeline run), add to
+"corrections" {{"ref": <the item's ref>, "action": "rematch" with a better catalog_id, or "unmatch"
+to keep the user's words without an entry}}; "rename" (name: snake_case of the description's own
+words) an item whose name is a phrase fragment; "drop" an item the text does not name as a thing to
+record. Leave right items alone: corrections is empty when the reading is right.""",
     input_model=DescriptionInput,
     output_model=DomainDraft,
     examples=[(

@@ -152,3 +152,15 @@ def test_what_the_text_names_but_the_catalog_lacks_is_warned_and_reported(tmp_pa
     assert "### Not understood" in report and "wingbeat harmonics" in report
     checks = json.loads((out / "checks.json").read_text())
     assert any(c["name"] == "plausibility" and c["passed"] for c in checks)
+
+
+def test_a_suite_short_of_its_plan_says_so_on_the_console(tmp_path, capsys):
+    """Issue 29: a build whose suite kept fewer questions than its plan warns on the console, not only in
+    report.md; a build that met its plan says nothing of the kind."""
+    from graph.cli_build import print_result
+
+    print_result({"out": str(tmp_path), "questions": 42, "shortfall": {"incident": 18, "stateful": 0}})
+    said = capsys.readouterr().err
+    assert "warning: 18 question(s) short of the plan: 18 incident" in said
+    print_result({"out": str(tmp_path), "questions": 60, "shortfall": {}})
+    assert "short of the plan" not in capsys.readouterr().err

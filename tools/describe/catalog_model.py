@@ -27,6 +27,16 @@ Field_ = Literal[
     "logistics", "healthcare_ops", "security", "general",
 ]
 
+# Fields that sit side by side in the catalog (its files: business_*, digital_*, physical_*): a word one of them
+# uses means much the same in its neighbours (a food-delivery tip is a ride's tip), not in a far field.
+FIELD_GROUPS = {
+    "business": ("logistics", "mobility", "payments", "product_analytics", "support_ops"),
+    "digital": ("application", "compute", "network", "security"),
+    "physical": ("energy", "environment", "agriculture", "healthcare_ops", "vital_signs", "manufacturing",
+                 "rotating_machinery"),
+}
+GROUP_OF = {f: g for g, fields in FIELD_GROUPS.items() for f in fields}
+
 # How a measurement responds to states; state roles give one default effect per class.
 MeasurementClass = Literal[
     "vital",        # physiological readings: alarm/critical move them the worse way

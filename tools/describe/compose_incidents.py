@@ -173,6 +173,23 @@ def reporter_incidents(entity: str, noun: str, count: int, keys: list[dict], arc
     return out
 
 
+def failure_transitions(machine: dict[str, Any], roles: dict[str, str]) -> dict[str, dict[str, float]]:
+    """Transitions that lead every step to the failure or cancellation states far more often (60%);
+    empty when the lifecycle has no such state."""
+    bad = [s for s in machine.get("terminal", []) if roles.get(s) in ("failure", "cancelled")]
+    steps = [s for s in machine.get("transitions", {}) if bad]
+    trans = {s: {b: round(0.6 / len(bad), 4) for b in bad} for s in steps}
+    for s in steps:
+        keep = [t for t in machine["transitions"][s] if t not in bad]
+        if keep:
+            trans[s].update({t: round(0.4 / len(keep), 4) for t in keep})
+        else:
+            trans[s] = {b: round(1 / len(bad), 4) for b in bad}
+        last = list(trans[s])[-1]
+        trans[s][last] = round(1 - sum(v for t, v in trans[s].items() if t != last), 4)
+    return trans
+
+
 def lifecycle_incidents(entity: str, noun: str, machine: dict[str, Any], roles: dict[str, str],
                         horizon_days: int, decisions: list[str]) -> list[dict]:
     """A surge of arrivals and a failure storm (the steps lead to failure/cancellation far more often)."""
@@ -181,17 +198,8 @@ def lifecycle_incidents(entity: str, noun: str, machine: dict[str, Any], roles: 
             "description": f"a surge: four times the usual {noun} start for 2 hours.",
             "target": {"entity": entity}, "window": {"start": f"day {day} 17:00", "duration": "2h"}}]
     bad = [s for s in machine.get("terminal", []) if roles.get(s) in ("failure", "cancelled")]
-    steps = [s for s in machine.get("transitions", {}) if bad]
-    if bad and steps:
-        trans = {s: {b: round(0.6 / len(bad), 4) for b in bad} for s in steps}
-        for s in steps:
-            keep = [t for t in machine["transitions"][s] if t not in bad]
-            if keep:
-                trans[s].update({t: round(0.4 / len(keep), 4) for t in keep})
-            else:
-                trans[s] = {b: round(1 / len(bad), 4) for b in bad}
-            last = list(trans[s])[-1]
-            trans[s][last] = round(1 - sum(v for t, v in trans[s].items() if t != last), 4)
+    trans = failure_transitions(machine, roles)
+    if trans:
         out.append({"kind": "behavior_shift", "id": f"{entity}_failure_storm",
                     "description": f"a failure storm: most {noun} end {' or '.join(bad)} for 4 hours.",
                     "target": {"entity": entity}, "window": {"start": f"day {max(1, horizon_days - 1)} 09:00",

@@ -6,6 +6,7 @@ range the data is checked against.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from typing import Any
@@ -38,7 +39,7 @@ def _in_unit(value: float | None, arch: MeasurementArchetype, unit: str) -> floa
     if value is None or math.isinf(value):
         return value
     out = convert(value, arch.unit, unit)
-    return value if out is None else out
+    return value if out is None else round(out, 6)  # -40 °C is -40 °F, not -40.000000000000064
 
 
 def role_effect(arch: MeasurementArchetype, role: str, catalog: Catalog) -> RoleEffect | None:
@@ -75,7 +76,9 @@ def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: di
         unit = unit.split("/")[0] if unit else unit
         notes.append(f"{md.name}: {arch.name} is counted per {arch.per} in the catalog; each reading here "
                      f"counts its own interval ({level:g} {unit or ''} typical)")
-    if md.low is not None and (lo is None or md.low > lo):
+    if md.low is not None and math.isinf(md.low) and md.low < 0:
+        lo = None  # "negative when regenerating": the text allows what the catalog rules out
+    elif md.low is not None and (lo is None or md.low > lo):
         lo = md.low
     if md.high is not None and (hi is None or md.high < hi):
         hi = md.high
@@ -138,14 +141,6 @@ def measurement_spec(md: MeasurementDraft, arch: MeasurementArchetype, roles: di
     return m
 
 
-# a typical level for a measurement the catalog does not know, by the unit the user gave
-_UNIT_LEVELS = {"ms": 150.0, "s": 30.0, "min": 20.0, "h": 3.0, "hour": 3.0, "d": 2.0, "kg": 20.0, "g": 500.0,
-                "km": 10.0, "m": 100.0, "%": 50.0, "°C": 20.0, "°F": 68.0, "kWh": 1.0, "kW": 5.0, "V": 230.0,
-                "A": 10.0, "USD": 50.0, "EUR": 50.0, "GBP": 50.0, "bpm": 70.0, "rpm": 1500.0, "km/h": 40.0,
-                "L": 50.0, "bar": 3.0, "dB": 60.0, "Hz": 50.0}
-_NON_NEGATIVE = ("[time]", "[mass]", "[length]", "[currency", "[luminosity]", "[current]")
-
-
 _KIND_CLASS = {"latency": ("latency", "up"), "error": ("error", "up"), "failures": ("error", "up"),
                "usage": ("consumption", "up"), "level": ("storage", "down"), "counter": ("count", "down"),
                "rate": ("throughput", "down"), "output": ("throughput", "down"), "gauge": ("condition", "up")}
@@ -154,62 +149,81 @@ _KIND_CLASS = {"latency": ("latency", "up"), "error": ("error", "up"), "failures
 def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Catalog, notes: list[str],
                         event: bool = False) -> dict[str, Any]:
     """A measurement the catalog does not know, modelled as an ad-hoc archetype: its class from the
-    name rules of ``tools.describe.profiles`` (a rate, a latency, a level...), a typical level for the
-    unit the user gave, whole numbers for counts ("number of bottles", "bikes available"), never
-    negative for durations, masses, lengths, money and counts, the limits the user stated; states move
-    it like any measurement of its class. Its plausible range is only what the unit rules out."""
+    name rules of ``tools.describe.profiles`` (a rate, a latency, a level...), a level the text states
+    or else one plausible for the dimension and unit it gives (``tools.describe.unit_defaults``),
+    whole numbers for counts ("number of bottles", "bikes available"), never negative for durations,
+    masses, lengths, money and counts unless the text says it can be, the limits the user stated;
+    states move it like any measurement of its class. Its plausible range is only what the unit and
+    the text rule out; ``notes`` says where the level and the limits came from."""
     from tools.describe.profiles import measurement_profile
+    from tools.describe.unit_defaults import unit_level
 
     p = measurement_profile(md.name)
     klass, worse = _KIND_CLASS.get(p.kind, ("condition", "up"))
     if md.unit and klass in ("condition", "storage") and re.search(
             r"(?:/|\bper\s+)(?:s|sec|second|min|minute|h|hr|hour)s?$", md.unit.strip(), re.I):
         klass, worse = "throughput", "down"  # "bottles per minute": a rate that stops when the machine stops
+    spanned = re.match(r"(?:number_of_)?(seconds|minutes|hours|days|weeks)(?:_|$)", md.name)
+    if spanned and not md.unit:  # "days from filing to disposition": a duration in days, not a count
+        md = md.model_copy(update={"unit": {"seconds": "s", "minutes": "min", "hours": "h", "days": "d",
+                                            "weeks": "week"}[spanned.group(1)]})
     unit = parse_unit(md.unit) if md.unit else None
     label = (unit_label(unit) if unit is not None else md.unit) if md.unit else p.unit
+    if unit is not None and str(unit.dimensionality) != "dimensionless" and p.kind in ("failures", "counter", "error"):
+        klass, worse = "condition", "up"  # "bean temp at drop" in °C is no count of drops
+        p = dataclasses.replace(p, integer=False, bounds=(None, None))
     plural = any(w.endswith("s") and not w.endswith("ss") and len(w) > 3 for w in md.words.lower().split())
-    count = bool(re.match(r"(?:number|count|total|amount)_of|n_|total_[a-z]+s$", md.name)) or md.name.endswith("_count") or \
-        (plural and not md.unit and p.kind in ("gauge", "counter"))
+    count = not spanned and (bool(re.match(r"(?:number|count|total|amount)_of|n_|total_[a-z]+s$", md.name)) or
+                             md.name.endswith("_count") or (plural and not md.unit and p.kind in ("gauge", "counter")))
     lo: float | None = 0.0 if p.bounds[0] is not None and p.bounds[0] >= 0 else None
     hi: float | None = p.bounds[1]
     level, spread, integer, noise = p.base, max(p.sigma, abs(p.base) * 0.05), p.integer, "ar"
+    source = f"default for a {p.kind} named like '{md.name}': {level:g}{' ' + label if label else ''}"
+    signed = md.low is not None and math.isinf(md.low) and md.low < 0  # "negative when regenerating"
     money = re.search(r"price|fare|fee|cost|amount|revenue|charge|payment|spend|(?:daily|nightly|hourly)_rate|"
-                      r"rate_per|value$|balance|tip", md.name)
+                      r"rate_per|value$|balance|tip|(?:^|_)(?:paid|wager\w*|win|coin_(?:in|out))(?:_|$)", md.name)
     if money and (not md.unit or is_currency(md.unit)):  # money: never negative, cents
         label = unit_label(md.unit) if md.unit else None
-        level = md.level or 80.0
+        level = md.level or 25.0
+        source = f"level {level:g} stated" if md.level else "default for an amount of money: 25"
         # a spread of a fifth of the level keeps a price off zero in hundreds of thousands of rows
         klass, worse, spread, lo, hi, integer, noise = "amount", "up", level * 0.2, 0.0, None, False, "iid"
     elif md.name in ("age", "patient_age", "customer_age") and not md.unit:
         label, level, spread, integer, noise, lo, hi = "years", 45.0, 18.0, True, "iid", 0.0, 110.0
     elif count and not money:  # per event: a few (nights, guests; retries often none); per reading: tens
-        rare = re.search(r"retr|error|fail|defect|reject|complaint|cancel|return|incident|alarm", md.name)
+        rare = re.search(r"retr|error|fail|defect|reject|complaint|cancel|return|incident|alarm|renew|times_|hold|"
+                         r"escalat|reopen|revis|amend|adjourn|postpon|resubmi|redial", md.name)
         level = md.level or ((0.5 if rare else 2.0) if event else 20.0)
+        source = f"level {level:g} stated" if md.level else f"default for a count {'per event' if event else 'per reading'}: {level:g}"
         klass, worse, integer, noise, lo, hi, spread = "count", "down", True, "poisson", 0.0, None, level ** 0.5
         if event and not rare:
             lo = 1.0  # an event has at least one (night, guest, item)
     elif md.unit:
-        level = md.level if md.level is not None else _UNIT_LEVELS.get(label or "", p.base)
-        spread = abs(level) * 0.12 or 0.1
-        dims = str(unit.dimensionality) if unit is not None else ""
-        lo, hi = (0.0, 100.0) if label == "%" else (0.0 if any(d in dims for d in _NON_NEGATIVE) or "/" in md.unit
-                                                     else None, None)
-    if md.low is not None:
+        level, spread, lo, hi, source = unit_level(md.name, md.level, unit, label, p.unit, p.base, event)
+    elif md.level is not None:
+        level, spread, source = md.level, abs(md.level) * 0.05 or spread, f"level {md.level:g} stated"
+    if signed:
+        lo = None
+    elif md.low is not None:
         lo = md.low if lo is None else max(lo, md.low)
     if md.high is not None:
         hi = md.high if hi is None else min(hi, md.high)
-    stated = md.low is not None and md.high is not None
+    stated = md.low is not None and md.high is not None and not signed
     if stated and not md.unit and re.search(r"score|rating|grade|stars|rank", md.name) and \
             float(md.low).is_integer() and float(md.high).is_integer():
         integer, noise = True, "iid"  # "credit score (300-850)", "rating from 1 to 5": whole points
     if stated and md.level is None and not lo <= level <= hi:  # a stated range: the level sits inside it
         level, spread = (lo + hi) / 2, (hi - lo) / 8
-    if getattr(md, "whole", False):
-        integer = True
+        source = f"level {level:g}: the middle of the stated range {lo:g}-{hi:g}"
+    if getattr(md, "whole", False) or (unit is None and md.unit and re.fullmatch(
+            r"[a-z]{3,}s/(?:s|sec|second|min|minute|h|hr|hour|d|day)", md.unit)):
+        integer = True  # "skiers uplifted per hour": whole skiers in each interval
     if hi is not None and level > hi:
         level, spread = hi * 0.6, hi * 0.1
+        source += f"; lowered to {level:g} under the stated limit {hi:g}"
     if lo is not None and level < lo:
         level = lo + spread
+        source += f"; raised to {level:g} over the limit {lo:g}"
     arch = MeasurementArchetype(
         id=md.name, name=md.words or md.name.replace("_", " "), field="general", synonyms=[md.name],
         unit=str(unit) if unit is not None else None, unit_label=label, klass=klass, typical=level, spread=spread,
@@ -221,9 +235,14 @@ def generic_measurement(md: MeasurementDraft, roles: dict[str, str], catalog: Ca
     m["plausible"] = {"low": lo, "high": hi, "integer": integer, "source": "the unit and the limits in the text"}
     if lo is None and hi is None and not integer:
         m.pop("plausible")
-    notes.append(f"{md.name}: no catalog entry; modelled as a generic {klass} around {level:g}"
-                 f"{' ' + label if label else ''}")
+    limits = "no limits" if lo is None and hi is None else f"limits [{_g(lo)}, {_g(hi)}]"
+    notes.append(f"{md.name}: no catalog entry; modelled as a generic {klass}{' in ' + label if label else ''}: "
+                 f"{source}; {limits}" + (" (negative values allowed, as stated)" if signed else ""))
     return m
+
+
+def _g(x: float | None) -> str:
+    return "-" if x is None else f"{x:g}"
 
 
 def named_directions(measurements: list[dict], roles: dict[str, str]) -> list[dict]:

@@ -15,12 +15,15 @@ from typing import Any
 
 from tools.common.durations import parse_duration
 from tools.describe.catalog_model import Catalog, EntityArchetype, MeasurementArchetype
+from tools.describe.compose_described import Described
 from tools.describe.compose_incidents import lifecycle_incidents, reporter_incidents
 from tools.describe.compose_machine import TERMINAL_ROLES, lifecycle_machine, reporter_machine, state_role
 from tools.describe.compose_values import PEAKS, generic_measurement, measurement_spec, named_directions
-from tools.describe.defaults import DEFAULT_MEASUREMENTS, DEFAULT_STATES, reporter_kind
+from tools.describe.defaults import DEFAULT_STATES, reporter_kind
+from tools.describe.described_overlaps import with_described
 from tools.describe.draft import AttributeDraft, DomainDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import snake
+from tools.describe.field_context import read_field_context
 from tools.spec.model import Spec
 
 TARGET_ROWS = 300_000
@@ -64,15 +67,27 @@ class _Composer:
         self.horizon_s = parse_duration(self.horizon)
         self.days = max(1, int(self.horizon_s // 86400))
         self.archs: dict[str, MeasurementArchetype] = {}
+        self.own = read_field_context(draft.description, catalog).own  # the description's own fields
 
     def arch(self, e: EntityDraft) -> EntityArchetype | None:
         return self.catalog.entity(e.catalog_id) if e.catalog_id else None
+
+    def defaults_from(self, e: EntityDraft, arch: EntityArchetype | None, what: str) -> EntityArchetype | None:
+        """The archetype whose defaults may fill what the text leaves open: one of the description's own field
+        only (issue 29: nothing the text did not ask for is imported from another field)."""
+        if arch is None or arch.field in self.own or arch.field == "general":
+            return arch
+        self.decisions.append(f"{e.name} {what}: none added (catalog '{arch.id}' is of {arch.field}, which the "
+                              "description is not about: only what the text names)")
+        return None
 
     # -- attributes ---------------------------------------------------------------------------
     def attributes(self, e: EntityDraft, arch: EntityArchetype | None) -> list[dict]:
         out = []
         for a in e.attributes:
             out.append(self.attribute(e, a))
+        if not e.attributes and arch and arch.attributes:
+            arch = self.defaults_from(e, arch, "attributes")
         if not e.attributes and arch and arch.attributes:
             for aid in arch.attributes[:2]:
                 ca = self.catalog.attribute(aid)
@@ -123,7 +138,7 @@ class _Composer:
     def states(self, e: EntityDraft, arch: EntityArchetype | None) -> list[str]:
         if len(e.states) >= 2:
             states = list(e.states)
-        elif arch and len(arch.states) >= 2:
+        elif arch and len(arch.states) >= 2 and self.defaults_from(e, arch, "states"):
             states = [s.name for s in arch.states]
             self.decisions.append(f"{e.name} states {', '.join(states)}: catalog defaults for "
                                   f"'{arch.id}' (the text names none)")
@@ -138,14 +153,14 @@ class _Composer:
                      cadence_s: float | None = None) -> list[dict]:
         mds = list(e.measurements)
         if not mds and arch and arch.measurements:
+            arch = self.defaults_from(e, arch, "measurements")
+        if not mds and arch and arch.measurements:
             mds = [MeasurementDraft(name=m, catalog_id=m, words=m.replace("_", " ")) for m in arch.measurements[:4]]
             self.decisions.append(f"{e.name} measurements {', '.join(m.name for m in mds)}: catalog defaults "
                                   "(the text names none)")
-        elif not mds and e.kind != "static":
-            kind = reporter_kind(self.draft)
-            mds = [MeasurementDraft(name=n) for n in DEFAULT_MEASUREMENTS[kind]]
-            self.decisions.append(f"{e.name} measurements {', '.join(m.name for m in mds)}: defaults (the text "
-                                  "names none)")
+        elif not mds and e.kind != "static":  # issue 29: no generic "cpu" or "vibration" in a court's cases
+            self.decisions.append(f"{e.name} measurements: none (the text names none, and no catalog entry of the "
+                                  "description's field is known for it)")
         out = []
         for md in mds:
             if md.catalog_id:
@@ -252,13 +267,14 @@ def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[
     order = list(draft.entities)  # the main entity first: it is what the domain is about
     entities = [c.entity(e) for e in order]
     incidents: list[dict] = []
+    told = Described(entities, order, c.archs, c.days, c.horizon_s, seed, draft.description, c.decisions, c.notes)
     for ent, e in zip(entities, order, strict=True):
-        roles = ent.pop("_roles", {})
+        roles = told.roles[e.name] = ent.pop("_roles", {})
         noun = e.plural.replace("_", " ")
         arch = c.arch(e)
         if e.kind == "periodic":
             incidents += reporter_incidents(e.name, noun, ent["count"], ent["measurements"], c.archs, catalog,
-                                            arch.field if arch else None, c.days, draft.incident_hints
+                                            arch.field if arch and arch.field in c.own else None, c.days, draft.incident_hints
                                             if e is draft.entity else [], c.decisions,
                                             {k[len("incident "):]: v for k, v in draft.evidence.items()
                                              if k.startswith("incident ")})
@@ -270,6 +286,10 @@ def compose_world(draft: DomainDraft, catalog: Catalog, seed: int = 0) -> tuple[
             for inc in lifecycle_incidents(e.name, noun, ent["states"], roles, c.days, c.decisions):
                 inc["target"] = target
                 incidents.append(inc)
+    if draft.incidents:  # what the text describes replaces the defaults of its kinds
+        incidents = with_described(told.compose([i.model_copy(deep=True) for i in draft.incidents]), incidents,
+                                   c.days, c.decisions)
+        draft.not_understood += [n for n in c.notes if n.startswith("incident '")]
     seen: set[str] = set()
     for inc in incidents:  # two entity types may share a measurement name: ids stay unique
         if inc["id"] in seen:

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from tools.describe.incident_draft import IncidentDraft
+
 MeasurementKind = Literal["gauge", "percent", "latency", "counter", "rate", "output"]
 
 
@@ -60,6 +62,21 @@ class EntityDraft(BaseModel):
     words: str = ""  # the user's words for it
 
 
+class Correction(BaseModel):
+    """A reviewer's correction of one item of the offline reading (issue 29: the LLM may correct the rules).
+
+    ``ref`` names the item as the reading lists it ("entity cell", "measurement cell.cell_temperature",
+    "attribute run.pipeline_trigger"); ``rematch`` gives it another catalog entry, ``unmatch`` keeps the user's
+    words without one, ``rename`` gives it a name made of the description's words, ``drop`` removes an item
+    the text does not name (a phrase fragment, a word of another sentence)."""
+
+    ref: str
+    action: Literal["rematch", "unmatch", "rename", "drop"]
+    catalog_id: str | None = None
+    name: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
+    reason: str = ""
+
+
 class DomainDraft(BaseModel):
     """Everything the description says, plus where each part came from."""
 
@@ -72,6 +89,8 @@ class DomainDraft(BaseModel):
     evidence: dict[str, str] = {}  # part -> the words it was taken from, or "default: ..."
     others: list[EntityDraft] = []  # further entity types: parents, an event log beside telemetry
     not_understood: list[str] = []  # what the text names that the reading could not place
+    incidents: list[IncidentDraft] = []  # incidents the text describes ("on day 4 five towers go offline")
+    corrections: list[Correction] = []  # an LLM reviewer's corrections of the offline reading (see Correction)
 
     @property
     def entities(self) -> list[EntityDraft]:

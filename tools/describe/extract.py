@@ -135,36 +135,12 @@ def find_cadence(text: str) -> tuple[str | None, str]:
 
 
 def find_horizon(text: str) -> tuple[str | None, str]:
-    """How much history ('14d') and the words it came from."""
-    m = re.search(rf"\b(?:over|for|during|covering|spanning|across|of)\s+(?:the\s+)?(?:last\s+|past\s+|next\s+)?"
-                  rf"{_NUM}\s+(hours?|days?|weeks?|months?)\b", text, re.I)
-    if m:
-        return _duration(m.group(1), m.group(2)), m.group(0)
-    m = re.search(r"\b(\d+|one|two|three|four)[- ](hour|day|week|month)\s+(?:window|horizon|period|history|span)",
-                  text, re.I)
-    if m:
-        return _duration(m.group(1), m.group(2)), m.group(0)
-    # "during a 48-hour endurance test", "over a 3-week campaign": a hyphenated length of the whole run
-    m = re.search(r"(?<!every )(?<!each )(?<!per )\b(?:an?|the|one|our|its|their)\s+(\d+|one|two|three|four|five|six|seven|"
-                  r"eight|nine|ten|twelve)-(hours?|days?|weeks?|months?)\b(?!\s+(?:intervals?|cadence|resolution|"
-                  r"granularity|sampling|buckets?|averages?|rolling|old|ago|delay|lag|timeout|dwell|stays?))", text, re.I)
-    if m:
-        return _duration(m.group(1), m.group(2)), m.group(0)
-    # "for one race day", "over 3 production days": a number, one word, the unit
-    m = re.search(rf"\b(?:over|for|during|covering|spanning|across)\s+(?:the\s+)?{_NUM}\s+([a-z]+)\s+(hours?|days?|weeks?|"
-                  r"months?)\b", text, re.I)
-    if m and not re.fullmatch(r"hours?|days?|weeks?|months?|per|a|an|every|or|and|to", m.group(2), re.I):
-        return _duration(m.group(1), m.group(3)), m.group(0)
-    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+fortnight\b", text, re.I)
-    if m:
-        return "14d", m.group(0)
-    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+(?:single\s+)?(?:[a-z]+\s+)?(day|week|month)\b", text, re.I)
-    if m:  # "for one race day", "during a single day", "for a working week"
-        return _duration("1", m.group(1)), m.group(0)
-    m = re.search(r"\b(?:over|for|during|across)\s+(?:a|one)\s+(?:single\s+)?(?:[a-z]+\s+)?shift\b", text, re.I)
-    if m:  # "during a single shift": the usual 8-hour shift
-        return "8h", m.group(0)
-    return None, ""
+    """How much history ('14d', '61d', '15h') and the words it came from; the rules and what they
+    leave out are in ``tools.describe.horizons``."""
+    from tools.describe.horizons import read_horizon
+    from tools.describe.phrases import words_to_numbers
+
+    return read_horizon(words_to_numbers(text))
 
 
 def _noun_phrase(words: list[str]) -> tuple[str, str]:

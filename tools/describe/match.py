@@ -17,8 +17,10 @@ from rapidfuzz import fuzz, process
 
 from tools.describe.catalog_model import Catalog
 from tools.describe.extract import singular  # re-exported: the describe modules import it from here
+from tools.describe.field_context import FieldContext, accept, entry_field
 
 MIN_SCORE = 0.62
+PARTIAL_IN_CONTEXT = 0.7  # with the description's context: a partial synonym must cover most of the phrase
 SemanticScorer = Callable[[str, str], list[tuple[str, float]]]  # (phrase, part) -> [(id, cosine)]
 _STOP = {"the", "a", "an", "of", "its", "their", "each", "per", "and", "or", "in", "on", "at", "for", "with",
          "average", "avg", "mean", "total", "actual", "measured", "reported", "overall"}
@@ -31,6 +33,12 @@ class Match:
     id: str
     score: float
     how: str
+    words: tuple[str, ...] = ()  # the synonym's words that matched (what context-aware acceptance weighs)
+
+    @property
+    def said(self) -> bool:
+        """The synonym's words are in the phrase as the user wrote them (not a near spelling or an embedding)."""
+        return self.how in ("synonym", "synonym in phrase")
 
 
 def tokens(text: str) -> tuple[str, ...]:
@@ -61,23 +69,23 @@ class CatalogIndex:
             return []
         found: dict[str, Match] = {}
 
-        def add(id_: str, score: float, how: str) -> None:
+        def add(id_: str, score: float, how: str, words: tuple[str, ...]) -> None:
             if id_ not in found or found[id_].score < score:
-                found[id_] = Match(id_, round(score, 3), how)
+                found[id_] = Match(id_, round(score, 3), how, words)
 
         for id_ in self.by_phrase.get(t, []):
-            add(id_, 1.0, "synonym")
+            add(id_, 1.0, "synonym", t)
         for n in range(min(len(t), self.max_len), 0, -1):
             for i in range(len(t) - n + 1):
                 for id_ in self.by_phrase.get(t[i: i + n], []):
                     cover = n / len(t)
-                    add(id_, 0.55 + 0.4 * cover + (0.03 if i + n == len(t) else 0.0), "synonym in phrase")
+                    add(id_, 0.55 + 0.4 * cover + (0.03 if i + n == len(t) else 0.0), "synonym in phrase", t[i: i + n])
         if not found or max(m.score for m in found.values()) < 0.9:
             joined = " ".join(t)
             for text, ratio, _ in process.extract(joined, self.phrases, scorer=fuzz.ratio, limit=3):
                 if ratio >= 86 and len(text) >= 5 and abs(len(text) - len(joined)) <= 2:  # a typo, not a longer name
                     for id_ in self.by_phrase[tuple(text.split())]:
-                        add(id_, 0.9 * ratio / 100, f"near spelling of '{text}'")
+                        add(id_, 0.9 * ratio / 100, f"near spelling of '{text}'", tuple(text.split()))
         return sorted(found.values(), key=lambda m: (-m.score, m.id))
 
     def mentions(self, text: str) -> list[tuple[int, str, str]]:
@@ -145,12 +153,14 @@ def _label_fits(label: str | None, stated: str) -> bool:
 
 
 def best_match(catalog: Catalog, part: str, phrase: str, semantic: SemanticScorer | None = None,
-               prefer: Callable[[str], float] | None = None, unit: str | None = None) -> Match | None:
+               prefer: Callable[[str], float] | None = None, unit: str | None = None,
+               context: FieldContext | None = None) -> Match | None:
     """The archetype of ``part`` that ``phrase`` names, or None when nothing scores ``MIN_SCORE``.
 
     ``prefer(id)`` adds a small bonus (the domain's field, the entity's usual measurements) that
     decides between near-equal candidates; ``semantic`` adds embedding candidates (cosine, scaled
-    so that 0.75 counts like a synonym inside the phrase)."""
+    so that 0.75 counts like a synonym inside the phrase). With ``context`` (the description's fields),
+    an entry of another field needs more than a shared word (``tools.describe.field_context.accept``)."""
     cands = {m.id: m for m in index(catalog, part).lexical(phrase)}
     if semantic is not None:
         for id_, cos in semantic(phrase, part):
@@ -160,8 +170,17 @@ def best_match(catalog: Catalog, part: str, phrase: str, semantic: SemanticScore
     if unit is not None and part == "measurements":  # "fill speed in bottles/min" is no spindle speed in rpm
         cands = {i: m for i, m in cands.items() if unit_fits(catalog.measurement(i).unit, unit)
                  or _label_fits(catalog.measurement(i).unit_label, unit)}
+    if context is not None:  # a synonym covering half the phrase is weak evidence ("water temperature" is no air's)
+        cands = {i: m for i, m in cands.items() if m.how != "synonym in phrase" or m.score >= PARTIAL_IN_CONTEXT}
+        cands = {i: m for i, m in cands.items()
+                 if accept(catalog, part, i, m.words or tokens(phrase), context, exact=m.said,
+                        fuzzy=m.how.startswith("near spelling"))[0]}
     if not cands:
         return None
     bonus = prefer or (lambda _id: 0.0)
+    if context is not None and context.own:  # of near-equal entries, the one of the description's own field
+        own, base = context.own, bonus
+        bonus = lambda id_: base(id_) + (0.04 if entry_field(catalog, part, id_) in own else 0.0)  # noqa: E731
     best = max(cands.values(), key=lambda m: (m.score + bonus(m.id), m.id))
     return best if best.score >= MIN_SCORE else None
+

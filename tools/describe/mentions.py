@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from tools.describe.catalog_model import Catalog
-from tools.describe.match import index, singular
+from tools.describe.field_context import FieldContext, accept
+from tools.describe.match import index, singular, tokens
 from tools.describe.units import parse_unit
 
 NOT_ENTITIES = {"value", "reading", "measurement", "metric", "event", "row", "record", "percent", "degree",
@@ -32,7 +33,7 @@ QUANTITY_HEADS = (r"temperature|temp|pressure|flow|level|speed|rate|count|time|d
                   r"power|humidity|height|period|length|depth|distance|altitude|concentration|consumption|usage|load|"
                   r"throughput|latency|frequency|value|amount|total|size|volume|charge|output|intensity|ratio|score")
 FILLER_WORDS = {"for", "over", "during", "every", "each", "per", "and", "or", "with", "in", "at", "it", "they", "them"}
-LIST_END = (r"(?=,?\s+(?:every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
+LIST_END = (r"(?=,?\s+(?:once|twice|every|each|per(?!\s+(?:second|minute|hour|day|sec|min|hr|kwh|km|mile|unit)s?\b)|over|for|during|across|at|hourly|daily|from|while|that|which|where|when|"
             r"so|and (?:they|it|each|every|go|goes|are|is|can|have|has)|they|it)\b|\s*[;.](?!\d)|$)")
 STATE_LISTS = [
     r"(?P<list>[a-z][\w ]*?(?:\s*(?:->|→|=>|>)\s*[a-z][\w ]*?){2,})(?=\s*[,;.]|$)",
@@ -84,9 +85,13 @@ def _in_context(ents, id_: str | None, words: str, said: list[str]) -> str | Non
     return max(stated)[1] if stated else id_
 
 
-def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMention]:
-    """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns."""
+def entity_mentions(sentences: list[str], catalog: Catalog, context: FieldContext | None = None) -> list[EntityMention]:
+    """Counted nouns ("40 wind turbines", "about 500 trips a day") and catalog entity nouns; with ``context``
+    (the description's fields) a catalog entity of another field needs more than a shared word."""
     ents = index(catalog, "entities")
+
+    def fits(id_: str, words: tuple[str, ...], exact: bool) -> bool:
+        return accept(catalog, "entities", id_, words, context, exact)[0]
     out: list[EntityMention] = []
     said = [singular(w.lower().replace("-", "")) for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
                                                                      " ".join(sentences))]
@@ -113,12 +118,14 @@ def entity_mentions(sentences: list[str], catalog: Catalog) -> list[EntityMentio
             head = singular(words.split()[-1].lower().replace("-", ""))
             if not any(c.score >= 0.8 for c in cands) and ents.by_phrase.get((head,)):
                 cands = [c for c in cands if c.id in ents.by_phrase[(head,)]]  # "long-haul trucks" are trucks
-                cands = [type(c)(c.id, 0.8, f"head noun '{head}'") for c in cands[:1]]
-            cands = [c for c in cands if c.score >= 0.8]
+                cands = [type(c)(c.id, 0.8, f"head noun '{head}'", (head,)) for c in cands[:1]]
+            cands = [c for c in cands if c.score >= 0.8 and fits(c.id, c.words or tuple(tokens(words)), c.said)]
             picked = _in_context(ents, cands[0].id, words, said) if cands else None
             out.append(EntityMention(si, start, words, picked, cands[0].score if cands else 0.0,
                                      int(number.replace(",", "")), per_day))
         for pos, id_, words in ents.mentions(s):
+            if not fits(id_, tuple(tokens(words)), True):
+                continue  # a prison's "cells" are no radio cells: the word alone does not say the field
             start = _char_pos(s, pos)
             if any(e.sentence == si and (e.catalog_id == id_ or e.pos <= start < e.pos + len(e.words)) for e in out):
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tools.describe.stated_values import plain_numbers, read_bracket, unit_phrase
 from tools.describe.units import parse_unit, unit_label
 
 _ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -103,6 +104,7 @@ def parse_item(raw: str) -> Item:
     text = re.sub(r"\s+(?:is\s+)?(?:set|kept|held|maintained|controlled|regulated)(?=\s+(?:to|at|around|near|about)\b)",
                   "", text, flags=re.I)  # "supply air temperature set around -20 °C"
     text = re.sub(r"\s+(?:set\s+)?(?:to|at)\s+(?=(?:around|about|near)\b)", " ", text, flags=re.I)
+    text = plain_numbers(text) + ")" * max(0, text.count("(") - text.count(")"))  # "(we" cut from its clause
     item = Item(words=text, raw=raw.strip())
     for b in list(re.finditer(r"[(\[]([^)\]]*)[)\]]", text)):
         rng = re.fullmatch(rf"\s*({_NUMBER})\s*(?:to|-|–|—)\s*({_NUMBER})\s*([^\s)]*)\s*", b.group(1))
@@ -112,9 +114,14 @@ def parse_item(raw: str) -> Item:
                 item.unit = unit_label(parse_unit_text(rng.group(3)))
             text = text.replace(b.group(0), " ")
             continue
-        if re.search(rf"\b(?:{_LIMIT}|multiples? of|in steps of|rounded to)\b", b.group(1), re.I):
+        steps = re.search(r"\b(?:multiples? of|in steps of|rounded to|whole)\b", b.group(1), re.I)
+        if not steps and read_bracket(item, b.group(1), text[: b.start()]):
+            text = text.replace(b.group(0), " ")
+        elif re.search(rf"\b(?:{_LIMIT}|multiples? of|in steps of|rounded to)\b", b.group(1), re.I):
             _limits(item, b.group(1))
             text = text.replace(b.group(0), " ")
+    text, said = unit_phrase(" ".join(text.split()))
+    item.unit = item.unit or said
     _limits(item, text)
     text = re.sub(rf",?\s*\b(?:{_LIMIT})\s+{_NUMBER}\s*[^\s,;]*", " ", text, flags=re.I)
     text = re.sub(rf"\s+from\s+{_NUMBER}\s+to\s+{_NUMBER}(?:\s+[a-z]+)?", " ", text, flags=re.I)
@@ -152,9 +159,10 @@ def parse_item(raw: str) -> Item:
         item.unit = unit_label(parse_unit_text(hidden.group(1)))
     last = text.rsplit(None, 1)
     single = len(text.split()) >= 3 and last[-1] in ("m", "s", "h", "g", "W", "V", "A", "l", "L", "t")  # "wave height m"
-    if item.unit is None and len(last) == 2 and (last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1])
-                                                 or single) and parse_unit_text(last[1]) is not None:
-        item.unit = unit_label(parse_unit_text(last[1]))  # "hive weight kg", "battery %"
+    said = parse_unit_text(last[1]) if len(last) == 2 else None
+    if (item.unit is None or (said is not None and unit_label(said) == item.unit)) and len(last) == 2 and (
+            last[1].lower() in _UNIT_WORDS or re.search(r"[%°$€£/]", last[1]) or single) and said is not None:
+        item.unit = unit_label(said)  # "hive weight kg", "battery %"
         text = last[0]
     text = re.sub(r"\s+(?:(?:of|for|per|on|from)\s+(?:each|every|the|a|an)|per(?!\s+(?:second|minute|hour|day)\b))"
                   r"\s+[\w-]+$", "", text, flags=re.I)  # "airline of each bag"
@@ -166,7 +174,8 @@ def parse_item(raw: str) -> Item:
                   "", text, flags=re.I)  # "We have loan amount in EUR"
     rate = re.fullmatch(r"((?:[a-z-]+\s){0,2}[a-z-]+)\s+per\s+(second|minute|hour|day)", text.strip(), re.I)
     if rate and item.unit is None:  # "strokes per minute": a rate named by its unit
-        item.unit = f"{rate.group(1).split()[-1]}/{rate.group(2)[:3] if rate.group(2) != 'second' else 's'}"
+        counted = next((w for w in rate.group(1).split() if w.endswith("s") and len(w) > 3), rate.group(1).split()[-1])
+        item.unit = f"{counted}/{ {'second': 's', 'minute': 'min', 'hour': 'h', 'day': 'd'}[rate.group(2).lower()]}"
         text = f"{rate.group(1)} per {rate.group(2)}"
     item.words = re.sub(r"^(?:the|their|its|a|an|each|per|current|both)\s+", "", text, flags=re.I).strip(" -:")
     return item

@@ -81,6 +81,7 @@ _EFFECTS = {
 
 # (name pattern, kind, unit, base) — first match wins; order matters ("error_rate" before "rate")
 _NAMES = [
+    (r"specific_gravity|^sg$|relative_density", "gauge", None, 1.05),
     (r"p99|p999", "latency", "ms", 350.0), (r"p95|p90", "latency", "ms", 250.0),
     (r"latency|delay|response_time|rtt|ping|lag|duration|wait", "latency", "ms", 120.0),
     (r"error_rate|fail\w*_rate|drop\w*_rate|loss|reject\w*_rate|abandon", "error", "%", 0.5),
@@ -125,7 +126,8 @@ def measurement_profile(name: str) -> Profile:
     if kind in ("rate", "output"):
         return Profile(kind, unit, base, 0.05 * base, decimals=1, daily=0.3 if kind == "rate" else 0.1, effects=effects)
     bounds = (0.0, 100.0) if unit == "%RH" else (None, None) if base <= 0 or unit in ("C", "dBm") else (0.0, None)
-    return Profile(kind, unit, base, max(0.02 * abs(base), 0.1), bounds, decimals=2, daily=0.05 * abs(base),
+    return Profile(kind, unit, base, max(0.02 * abs(base), 0.1 if abs(base) >= 5 else 0.01), bounds, decimals=2,
+                   daily=0.05 * abs(base),
                    effects=effects)
 
 

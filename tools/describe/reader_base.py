@@ -9,6 +9,7 @@ import re
 from tools.describe.catalog_model import Catalog
 from tools.describe.draft import EntityDraft
 from tools.describe.extract import snake
+from tools.describe.field_context import read_field_context
 from tools.describe.match import SemanticScorer, singular
 from tools.describe.mentions import EntityMention
 from tools.describe.phrases import sentences
@@ -51,6 +52,32 @@ GLUE_WORDS = {"over", "a", "an", "the", "for", "during", "every", "each", "per",
               "or", "of", "from", "until", "within"}
 
 
+EDGE_GLUE = {"a", "an", "the", "and", "or", "of", "to", "is", "are", "was", "its", "their", "our", "for", "with", "by",
+             "at", "on", "in", "from", "either", "also", "then", "that", "this", "it", "they", "has", "have", "had",
+             "report", "reports", "log", "logs", "record", "records", "send", "sends", "measure", "measures", "track",
+             "tracks"}
+SPEAKER = {"i", "me", "we", "us", "you", "my", "d", "ll", "ve", "please", "like", "want", "need"}
+
+
+def item_words(words: str) -> str | None:
+    """The words of a listed item without the glue a sentence left at its edges ("phone or" → "phone"); None
+    when what is left is no thing to record (the speaker's own words: "I'd like", "give me", or a bare number)."""
+    toks = re.findall(r"[A-Za-z0-9%°µ³²/.'-]+", words)
+    while toks and toks[0].lower() in EDGE_GLUE:
+        toks = toks[1:]
+    while toks and toks[-1].lower() in EDGE_GLUE:
+        toks = toks[:-1]
+    low = [t.lower().strip("'") for t in re.findall(r"[A-Za-z0-9]+", " ".join(toks))]
+    if not low or set(low) & SPEAKER or all(t.isdigit() for t in low):
+        return None
+    return " ".join(toks)
+
+
+NOT_A_THING = EDGE_GLUE | SPEAKER | {"hit", "hits", "raise", "raises", "drop", "drops", "take", "takes", "knock",
+                                    "knocks", "go", "goes", "get", "gets", "run", "runs", "be", "been", "being",
+                                    "was", "were", "ise", "ises", "s"}
+
+
 def parse_days(horizon: str | None) -> int | None:
     """Whole days of a horizon like '14d' (None when not stated)."""
     from tools.common.durations import parse_duration
@@ -66,13 +93,25 @@ class ReaderBase:
 
     def __init__(self, text: str, catalog: Catalog, semantic: SemanticScorer | None):
         self.text, self.catalog, self.semantic = text, catalog, semantic
+        self.context = read_field_context(text, catalog)  # the fields the description is about (issue 29)
         self.sents = sentences(text)
         self.facts: list[SentenceFacts] = [sentence_facts(s, catalog) for s in self.sents]
-        self.evidence: dict[str, str] = {}
+        self.evidence: dict[str, str] = {"field": self.context.describe()}
         self.not_understood: list[str] = []
         self.entities: dict[str, EntityDraft] = {}
         self.owner: list[str | None] = [None] * len(self.sents)  # the entity each sentence is about
         self.counted_owner = [False] * len(self.sents)
+
+    def drop_non_things(self) -> None:
+        """Entities named by a verb or a function word ("is", "hits"): words of a sentence, not things to model;
+        the sentences they owned go back to the entity before them, and the reply says what was set aside."""
+        for name in [n for n, e in self.entities.items() if set(n.split("_")) <= NOT_A_THING and not e.catalog_id]:
+            e = self.entities.pop(name)
+            self.not_understood.append(f"'{e.words or name}': a word of a sentence, not a thing to model; set aside")
+            self.evidence.pop(f"entity {name}", None)
+            self.owner = [None if o == name else o for o in self.owner]
+            for other in self.entities.values():
+                other.parents = [p for p in other.parents if p != name]
 
     def prefer(self, ent: EntityDraft):
         arch = self.catalog.entity(ent.catalog_id) if ent.catalog_id else None
@@ -85,6 +124,6 @@ class ReaderBase:
             except StopIteration:
                 return 0.0
             per_event = ent.kind == "lifecycle"  # an event log records per-event values, a reporter readings
-            return (0.06 if id_ in usual else 0.0) + (0.03 if m.field in fields else 0.0) + \
+            return (0.06 if id_ in usual else 0.0) + (0.03 if m.field in fields | self.context.own else 0.0) + \
                 (0.02 if per_event == m.event_level else -0.08 if per_event else -0.04)
         return bonus

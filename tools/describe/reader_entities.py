@@ -8,20 +8,29 @@ import re
 from tools.describe.compose_machine import TERMINAL_ROLES, state_role
 from tools.describe.draft import EntityDraft
 from tools.describe.extract import find_entity, plural, snake
+from tools.describe.field_context import accept, set_aside
 from tools.describe.match import best_match, index, singular
 from tools.describe.mentions import EVENT_WORDS, TIME_WORDS, EntityMention, entity_mentions
 from tools.describe.phrases import Item, split_items
-from tools.describe.reader_base import DEVICE_ROLES, ReaderBase, entity_name, parse_days
+from tools.describe.reader_base import DEVICE_ROLES, entity_name, parse_days
+from tools.describe.reader_flows import FlowReader
 
 
-class EntityReader(ReaderBase):
+def _steps(values: list[str]) -> bool:
+    """Whether listed values read as the steps of a workflow ("logged, assigned, fixed or rejected")."""
+    return len(values) >= 3 and sum(bool(re.search(r"(?:ed|en|ing)$", v.split()[0].lower())) for v in values if v) >= 2
+
+
+class EntityReader(FlowReader):
     """The entity half of the reader."""
 
     def read_entities(self) -> None:
         by_catalog: dict[str, str] = {}
         last_counted: EntityMention | None = None
+        self.join_flows()
         self.spread_over()
-        for m in entity_mentions(self.sents, self.catalog):
+        self.devices_in_places()
+        for m in entity_mentions(self.sents, self.catalog, self.context):
             if m.count is None and any(a <= m.pos < b for a, b in self.facts[m.sentence].used):
                 continue  # "each has a site": an attribute, not an entity type
             gap = self.sents[m.sentence][last_counted.pos + len(last_counted.words): m.pos] if last_counted and \
@@ -43,7 +52,8 @@ class EntityReader(ReaderBase):
                                                   score=m.score, words=m.words, kind=kind)
                 if m.catalog_id:
                     by_catalog[m.catalog_id] = name
-                how = f"catalog entity '{m.catalog_id}' (score {m.score:.2f})" if arch else "no catalog entity matched"
+                how = f"catalog entity '{m.catalog_id}' (score {m.score:.2f})" if arch else \
+                    set_aside(self.catalog, "entities", m.words, self.context)
                 self.evidence[f"entity {name}"] = f"'{m.words}' → {how}"
                 if not arch:
                     self.not_understood.append(f"'{m.words}': no catalog entity matched; modelled as a generic "
@@ -56,7 +66,9 @@ class EntityReader(ReaderBase):
             if self.owner[m.sentence] is None or (m.count and not self.counted_owner[m.sentence]):
                 self.owner[m.sentence] = name
                 self.counted_owner[m.sentence] = bool(m.count)
+        self.flow_owners()
         self.subjects()
+        self.drop_non_things()
         if not self.entities:
             name, count, _subject, words = find_entity(self.text)
             if words.startswith("default"):
@@ -73,6 +85,7 @@ class EntityReader(ReaderBase):
                                           for e in self.entities.values()):
             events[0].count = int(per_day.group(1).replace(",", "")) * (parse_days(self.horizon) or 7)
             self.evidence[f"count {events[0].name}"] = f"'{per_day.group(0)}' a day"
+        self.flow_counts()
         last = next(iter(self.entities))
         for i, o in enumerate(self.owner):  # a sentence without an entity noun is about the one before
             last = o or last
@@ -87,7 +100,8 @@ class EntityReader(ReaderBase):
             if not m or (one is None) or singular(one.group(1).lower()) != singular(m.group(1).split()[-1].lower()):
                 continue
             words = m.group(1)
-            cands = [c for c in index(self.catalog, "entities").lexical(words) if c.score >= 0.8]
+            cands = [c for c in index(self.catalog, "entities").lexical(words) if c.score >= 0.8
+                     and accept(self.catalog, "entities", c.id, c.words, self.context, c.said)[0]]
             name = entity_name(EntityMention(i, 0, words, None, 0.0))
             arch = self.catalog.entity(cands[0].id) if cands else None
             self.entities[name] = EntityDraft(name=name, plural=plural(name), words=words, catalog_id=arch.id if arch else
@@ -126,9 +140,13 @@ class EntityReader(ReaderBase):
         """A sentence that lists states is about its subject: a known entity ("an ATM is in service, ..."),
         or a new event entity ("Withdrawals go requested, approved, ...")."""
         for i, (s, f) in enumerate(zip(self.sents, self.facts, strict=True)):
+            if f.flow is not None and f.states and self.owner[i] and self.entities[self.owner[i]].kind == "lifecycle":
+                continue  # its subject was read with the workflow (reader_flows)
             if f.subject_list:
                 words, values = f.subject_list
                 owner = self.head_owner(words)
+                if not owner and _steps(values) and not any(e.kind == "lifecycle" for e in self.entities.values()):
+                    owner = self.new_lifecycle(words)  # "A request is logged, assigned, fixed or rejected": a workflow
                 if owner:
                     f.states, f.state_ends, f.state_words = [snake(v) for v in values], [snake(values[-1])], s
                     self.owner[i] = owner
@@ -182,7 +200,8 @@ class EntityReader(ReaderBase):
             said = singular(m.group(1).split()[-1].lower())
             if known and not by_first and said != known.split("_")[-1] and (steps or ends):
                 known = None  # "infusions are started, ..., then completed" beside "infusion pumps": the events
-            cands = [c for c in index(self.catalog, "entities").lexical(m.group(1)) if c.score >= 0.8]
+            cands = [c for c in index(self.catalog, "entities").lexical(m.group(1)) if c.score >= 0.8
+                     and accept(self.catalog, "entities", c.id, c.words, self.context, c.said)[0]]
             same = next((n for n, e in self.entities.items() if cands and e.catalog_id == cands[0].id), None)
             if known or same:
                 self.owner[i] = known or same
@@ -193,7 +212,7 @@ class EntityReader(ReaderBase):
             if head in ("status", "state", "mode", "stage", "condition", "phase", "reading", "value", "sample",
                         "measurement"):
                 continue  # "Status: in service, ...", "Readings are in range or high": the entity's states
-            attr = best_match(self.catalog, "attributes", m.group(1), self.semantic)
+            attr = best_match(self.catalog, "attributes", m.group(1), self.semantic, context=self.context)
             values = [v.strip() for v in split_items(re.sub(r"^\s*(?:is|are|can be|may be|either)\s+(?:either\s+)?", "",
                                                               f.state_words, flags=re.I))]
             if (attr and attr.score >= 0.9) or all(v[:1].isupper() for v in values):
@@ -208,6 +227,16 @@ class EntityReader(ReaderBase):
             self.evidence[f"entity {name}"] = f"'{m.group(1)}' (subject of a state list) → " + (
                 f"catalog entity '{arch.id}'" if arch else "no catalog entity matched")
             self.owner[i] = name
+
+    def new_lifecycle(self, words: str) -> str:
+        """A countable thing the text walks through named steps, with no catalog entry: an event log of its own."""
+        head = [w for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in ("a", "an", "the", "each", "every")]
+        name = snake("_".join([*head[:-1], singular(head[-1])])) if head else "item"
+        if name not in self.entities:
+            self.entities[name] = EntityDraft(name=name, plural=plural(name), words=words, kind="lifecycle",
+                                              event_driven=True)
+            self.evidence[f"entity {name}"] = f"'{words}' (goes through named steps) → from the text only"
+        return name
 
     def settle_kinds(self) -> None:
         """Periodic where the text gives a cadence or reporting list; lifecycle where it gives event

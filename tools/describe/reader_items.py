@@ -3,12 +3,21 @@ values, narrated steps, parent relations and measurements named outside lists.""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from tools.describe.draft import AttributeDraft, EntityDraft, MeasurementDraft
 from tools.describe.extract import incident_words, plural, snake
+from tools.describe.field_context import accept, set_aside
 from tools.describe.match import Match, best_match, index, singular, tokens, unit_fits
-from tools.describe.reader_base import GLUE_WORDS, PLACE_NOUNS, PLACE_PLURALS, ReaderBase, word_end
+from tools.describe.reader_base import (
+    GLUE_WORDS,
+    PLACE_NOUNS,
+    PLACE_PLURALS,
+    ReaderBase,
+    item_words,
+    word_end,
+)
 from tools.describe.units import parse_unit
 
 
@@ -51,9 +60,16 @@ class ItemReader(ReaderBase):
     def place_item(self, e: EntityDraft, verb: str, it) -> None:
         if not set(re.findall(r"[a-z]+", it.words.lower())) - GLUE_WORDS:
             return  # "over a" left from "every 15 minutes over a 12 day voyage": no name at all
+        words = item_words(it.words)
+        if words is None:  # "I'd like two months of that": the speaker, not a thing to record
+            self.not_understood.append(f"'{it.raw}': not read as something to record")
+            return
+        if words != it.words:
+            it = dataclasses.replace(it, words=words)
         if any(re.search(rf"\b(?:{pattern})", it.words, re.I) for pattern, _kind in incident_words()):
             return  # "with an outage on a few sites": an incident wish, read by find_incidents
-        ents = index(self.catalog, "entities").lexical(it.words)
+        ents = [c for c in index(self.catalog, "entities").lexical(it.words)
+                if accept(self.catalog, "entities", c.id, c.words, self.context, c.said)[0]]
         other = self.head_owner(it.words)
         if verb in ("have", "colon") and other and other != e.name and not it.values:
             if other not in e.parents:  # "each car belongs to a building"
@@ -63,7 +79,7 @@ class ItemReader(ReaderBase):
         if verb == "report" and (snake(it.words) in self.entities or (ents and ents[0].score >= 1.0)):
             return  # "with drivers": an entity, not a value
         m = self.match_measurement(e, it.words, it.unit)
-        a = best_match(self.catalog, "attributes", it.words, self.semantic)
+        a = best_match(self.catalog, "attributes", it.words, self.semantic, context=self.context)
         if m is not None and m.how == "synonym in phrase" and m.score < 0.8:
             m = None  # "wingbeat harmonics" is not voltage harmonics: a partial match needs most of the words
         if verb == "loose" and other:
@@ -110,7 +126,8 @@ class ItemReader(ReaderBase):
         if m:
             self.evidence[f"measurement {e.name}.{name}"] = f"'{it.raw}' → catalog '{m.id}' ({m.how}, score {m.score:.2f})"
         else:
-            self.evidence[f"measurement {e.name}.{name}"] = f"'{it.raw}' → no catalog entry"
+            self.evidence[f"measurement {e.name}.{name}"] = \
+                f"'{it.raw}' → {set_aside(self.catalog, 'measurements', it.words, self.context)}"
             self.not_understood.append(f"'{it.words}': no catalog measurement matched; modelled from its name "
                                        "and unit with generic defaults")
 
@@ -121,7 +138,8 @@ class ItemReader(ReaderBase):
         phrases = [words, f"{e.name.replace('_', ' ')} {words}"] + ([f"{arch.name} {words}"] if arch else [])
         best = None
         for i, phrase in enumerate(phrases):
-            m = best_match(self.catalog, "measurements", phrase, self.semantic, self.prefer(e), unit=unit)
+            m = best_match(self.catalog, "measurements", phrase, self.semantic, self.prefer(e), unit=unit,
+                           context=self.context)
             if m is not None and (i == 0 or m.score >= 0.95) and (best is None or m.score > best.score):
                 best = m
         if best is not None and unit and parse_unit(unit) is None and best.score < 0.95:
@@ -138,7 +156,7 @@ class ItemReader(ReaderBase):
     def place_per(self, e: EntityDraft, word: str, sentence: str) -> None:
         if self.head_owner(word) == e.name:
             return  # "a region per household" of the households themselves
-        ent = best_match(self.catalog, "entities", word)
+        ent = best_match(self.catalog, "entities", word, context=self.context)
         if ent and self.catalog.entity(ent.id).kind == "static" and ent.id != e.catalog_id:
             parent = self.catalog.entity(ent.id)
             if parent.id not in self.entities:
@@ -153,11 +171,14 @@ class ItemReader(ReaderBase):
 
     def add_attribute(self, e: EntityDraft, words: str, raw: str, values: list[str] | None = None,
                       n_values: int | None = None, match=None) -> None:
+        words = item_words(words) or ""
+        if not words:
+            return
         periodic = [x for x in self.entities.values() if x.kind == "periodic"]
         if e.kind == "lifecycle" and len(periodic) == 1 and re.search(r"\b(?:locat|site|placement|install|mount)", words, re.I) \
                 and not re.search(rf"\b{re.escape(e.words or e.name)}", raw, re.I):
             e = periodic[0]  # "Location type: branch, mall or ..." beside ATMs and withdrawals: where the ATM stands
-        match = match or best_match(self.catalog, "attributes", words, self.semantic)
+        match = match or best_match(self.catalog, "attributes", words, self.semantic, context=self.context)
         ent_field = self.catalog.entity(e.catalog_id).field if e.catalog_id else None
         if match and ent_field and self.catalog.attribute(match.id).field not in ("general", ent_field):
             match = None  # a household's "region" is no cloud region
@@ -166,7 +187,8 @@ class ItemReader(ReaderBase):
             return
         e.attributes.append(AttributeDraft(name=name, values=values or [], words=raw, n_values=n_values,
                                            catalog_id=match.id if match else None, score=match.score if match else None))
-        how = f"catalog '{match.id}' (score {match.score:.2f})" if match else "no catalog entry"
+        how = f"catalog '{match.id}' (score {match.score:.2f})" if match else \
+            set_aside(self.catalog, "attributes", words, self.context)
         self.evidence[f"attribute {e.name}.{name}"] = f"'{raw}' → {how}"
         if not match and not values:
             self.not_understood.append(f"'{words}': no catalog attribute matched; given generic values")

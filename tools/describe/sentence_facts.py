@@ -24,6 +24,7 @@ from tools.describe.mentions import (
     TIME_WORDS,
 )
 from tools.describe.phrases import Item, parse_item, split_items
+from tools.describe.workflow import Flow, read_flow
 
 
 @dataclass
@@ -41,6 +42,7 @@ class SentenceFacts:
     cadence: str | None = None
     cadence_words: str = ""
     used: list[tuple[int, int]] = field(default_factory=list)  # character spans consumed
+    flow: Flow | None = None  # a workflow the sentence tells (tools.describe.workflow)
 
 
 def _participle(verb: str) -> str:
@@ -85,6 +87,29 @@ def _strip_lead(item: str) -> str:
 def _masked(s: str) -> str:
     """``s`` with commas and spaces inside brackets hidden, so list ends never fall inside "(max 32, ...)"."""
     return re.sub(r"[(\[][^)\]]*[)\]]", lambda m: m.group(0).replace(",", "\x00").replace(" ", "\x01"), s)
+
+
+def _poor(states: list[str]) -> bool:
+    """Whether state names read from a list kept a sentence's glue ("case_goes_filed", "after_that_it_is_...")."""
+    glue = {"goes", "go", "is", "are", "it", "its", "either", "then", "that", "after", "the", "a", "an", "never", "gets"}
+    return any(len(x.split("_")) > 3 or set(x.split("_")) & glue for x in states)
+
+
+def _take_flow(f: SentenceFacts, s: str) -> None:
+    """A workflow reading replaces a state list that missed its stages or kept glue in their names."""
+    flow = read_flow(s)
+    if flow is None:
+        return
+    f.flow = flow
+    if flow.continues or (flow.extra and not f.states):
+        return  # joined to the flow of the sentence before by the reader
+    if f.states and not _poor(f.states) and len(flow.stages) <= len(f.states) and \
+            not re.search(r"->|→|=>", s):
+        flow.weak = True  # the list reading stands; the flow still names a subject where nothing else does
+        return
+    f.states, f.state_ends, f.state_words = list(flow.stages), list(flow.ends), flow.words
+    start = s.find(flow.words)
+    f.used.append((max(0, start), max(0, start) + len(flow.words)) if start >= 0 else (0, len(s)))
 
 
 def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
@@ -134,6 +159,7 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 f.state_ends = f.states[-1:]
             f.used.append((m.start(), m.start("list") + len(listed)))
             break
+    _take_flow(f, s)
     for no in re.finditer(r"\b([a-z]+(?:\s[a-z]+)?)\s+(?P<link>(?:of|is|:)\s+)?((?:\d+,\s*)+\d+,?\s+(?:or|and)\s+"
                           r"\d+)\s*([a-z]+)?", s, re.I):
         if not no.group("link") and not re.search(r"\band\s+$", s[: no.start()]):

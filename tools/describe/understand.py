@@ -14,7 +14,8 @@ import re
 from tools.describe.catalog_model import Catalog
 from tools.describe.draft import DomainDraft, EntityDraft
 from tools.describe.errors import DescriptionError
-from tools.describe.extract import _duration, find_horizon, find_incidents, nearest_pack, plural, snake
+from tools.describe.extract import find_horizon, find_incidents, nearest_pack, plural, snake
+from tools.describe.incident_reader import split_incidents
 from tools.describe.match import SemanticScorer, singular
 from tools.describe.phrases import words_to_numbers
 from tools.describe.reader_base import NEEDS
@@ -29,16 +30,14 @@ class _Reader(EntityReader, ItemReader):
 def understand(description: str, catalog: Catalog, semantic: SemanticScorer | None = None) -> DomainDraft:
     """The draft of a description (see the module docstring); ``DescriptionError`` when it names
     nothing that can be modelled."""
-    text = words_to_numbers(" ".join((description or "").split()))
-    if not re.search(r"[A-Za-z]{3,}", text):
+    full = words_to_numbers(" ".join((description or "").split()))
+    if not re.search(r"[A-Za-z]{3,}", full):
         raise DescriptionError(f"the description is empty; {NEEDS}")
+    # incident sentences are read apart: their verbs are no entities, their counts no fleet sizes
+    text, described, vague = split_incidents(full)
+    text = text if re.search(r"[A-Za-z]{3,}", text) else full
     r = _Reader(text, catalog, semantic)
     r.horizon, h_words = find_horizon(text)
-    if r.horizon is None:  # terse text: "freezers, temp every 5 min, 2 weeks"
-        m = re.search(r"(?<!every )(?<!each )(?<!per )\b(\d+)\s*(days?|weeks?|wks?|months?|mos?)\b(?!\s+(?:ago|old|later|after|before|"
-                      r"of (?:data|history)?\b(?!s)))", text, re.I)
-        if m and not re.search(r"\b(?:every|each|per|within|after|in)\s+$", text[: m.start()], re.I):
-            r.horizon, h_words = _duration(m.group(1), m.group(2)), m.group(0)
     r.read_entities()
     if not r.entities:
         raise DescriptionError(f"nothing in '{text[:80]}' names a thing to model; {NEEDS}")
@@ -46,6 +45,7 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     r.read_lists()
     r.scan_measurements()
     r.then_steps()
+    r.flow_steps()
     if any(e.kind == "lifecycle" or e.measurements for e in r.entities.values()):
         for e in r.entities.values():  # "a chain of 12 hotels" beside reservations: a parent, not a reporter
             if e.kind == "periodic" and not (e.measurements or e.states or e.cadence):
@@ -58,7 +58,7 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
         return facts > 0, {"periodic": 2, "lifecycle": 1}.get(e.kind, 0), facts, e.catalog_id is not None
     best = max(weight(e) for e in r.entities.values())
     main = next(e for e in r.entities.values() if weight(e) == best)
-    if main.catalog_id is None and not main.measurements and not main.states:
+    if main.catalog_id is None and not main.measurements and not main.states and not main.count and not main.cadence:
         raise DescriptionError(f"nothing in '{text[:80]}' is a known kind of device, event or measurement; {NEEDS}")
     last_word = (main.words or "x").split()[-1].lower()
     per = next((a for a in main.attributes if a.words.startswith("per ") and not a.values), None)
@@ -77,12 +77,18 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
           "cadence": r.evidence.get(f"cadence {main.name}", "default: not stated")}
     for kind, words in incidents:
         ev[f"incident {kind}"] = words
+    for n, inc in enumerate(described, 1):
+        ev[f"described incident {n}"] = f"'{inc.text}': " + ", ".join(f"{k} '{v}'" for k, v in inc.words.items())
+        if inc.what is None:
+            r.not_understood.append(f"incident '{inc.text}': no kind of incident (outage, spike, drift, ...) could be read")
+    r.not_understood += [f"sentence '{v}': it asks for something to go wrong but says not what, to which entities "
+                         "or when; say e.g. 'on day 3 five pumps go offline for 2 hours'" for v in vague]
     used = {i for i, f in enumerate(r.facts) if f.items or f.states or f.cadence or f.per or f.across}
     used |= {i for i, s in enumerate(r.sents) if any(e.words and e.words.lower() in s.lower() for e in r.entities.values())}
     for i, s in enumerate(r.sents):
         if i not in used and not any(w in s.lower() for _k, w in incidents) and len(s.split()) > 2:
             r.not_understood.append(f"sentence '{s}': nothing in it was understood")
     name = snake(f"{main.name}_{others[0].name}") if any(o.kind == "lifecycle" for o in others) else main.plural
-    return DomainDraft(name=snake(name)[:40], description=text, entity=main, others=others, horizon=r.horizon,
+    return DomainDraft(name=snake(name)[:40], description=full, entity=main, incidents=described, others=others, horizon=r.horizon,
                        incident_hints=[k for k, _ in incidents], nearest_pack=nearest_pack(text), evidence=ev,
                        not_understood=list(dict.fromkeys(r.not_understood)))

@@ -38,7 +38,8 @@ _ALIASES = {
     "kilowatts": "kW", "kilowatt hours": "kWh", "megawatts": "MW", "bottles": "count", "units": "count", "$": "USD", "usd": "USD", "dollars": "USD", "€": "EUR", "eur": "EUR",
     "euros": "EUR", "£": "GBP", "gbp": "GBP", "pounds": "GBP", "inr": "INR", "rupees": "INR", "nm": "nmi",
     "mg/dl": "mg/dL", "mmol/l": "mmol/L", "lux": "lux", "w/m2": "W/m**2", "w/m²": "W/m**2", "cores": "count",
-    "millicores": "count", "kn": "knot", "knots": "knot",
+    "millicores": "count", "kn": "knot", "knots": "knot", "m⁻¹": "1/m", "m-1": "1/m", "m^-1": "1/m", "/m": "1/m",
+    "mg/l": "mg/L", "lpm": "L/min",
 }
 # how a unit is written back in tables and questions
 _LABELS = {"degree_Celsius": "°C", "degree_Fahrenheit": "°F", "percent": "%", "beats_per_minute": "bpm",
@@ -78,7 +79,9 @@ def parse_unit(text: str | None, strict: bool = False) -> pint.Unit | None:
         return None
     if strict and t not in _ALIASES:
         symbol, full = f"{unit:~}".replace(" ", ""), str(unit)
-        if raw.replace(" ", "") != symbol and t not in (full.lower(), full.lower() + "s"):
+        parts = re.split(r"\s*/\s*", raw)  # "kg/m³", "mg/L": a ratio of units each written as a unit
+        if raw.replace(" ", "") != symbol and t not in (full.lower(), full.lower() + "s") and not (
+                len(parts) == 2 and all(parse_unit(x.rstrip("²³"), strict=True) is not None for x in parts)):
             return None
     return unit
 
@@ -93,7 +96,8 @@ def unit_label(unit: pint.Unit | str | None) -> str | None:
     long = str(u)
     if long == "count":
         return None  # "in millicores", "in units": a plain number
-    return _LABELS.get(long, f"{u:~P}" or long)
+    label = _LABELS.get(long, f"{u:~P}" or long)
+    return re.sub(r"(?<![A-Za-zµ])([mµcd]?)l(?![A-Za-z])", r"\1L", label)  # litres as L: "l" reads as 1
 
 
 def convert(value: float, src: str | pint.Unit, dst: str | pint.Unit) -> float | None:

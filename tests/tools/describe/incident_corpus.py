@@ -1,6 +1,6 @@
 """Score the offline reading of described incidents against ``tests/data/incident_sentences/sentences.yaml``.
 
-    .venv/bin/python -m tests.tools.describe.incident_corpus [--only ID] [-v]
+    .venv/bin/python -m tests.tools.describe.incident_corpus [--file YAML] [--only ID] [-v]
 
 Each case is a short description (``context``) and an incident sentence; the description plus the sentence
 is read offline (``understand`` then ``compose_world``, no data generated) and the spec's incidents are
@@ -140,7 +140,9 @@ def _compare(cid: str, want: dict, inc, kinds: set[str]) -> list[FieldOutcome]:
     add("what", inc.kind in kinds, inc.kind)
     if want.get("measurement"):
         keys = _keys(inc)
-        add("measurement", any(re.search(want["measurement"], k, re.I) for k in keys), keys)
+        # a key is the user's words in snake_case: "approval rate" is the key approval_rate
+        add("measurement", any(re.search(want["measurement"], k, re.I) or re.search(want["measurement"], k.replace("_", " "),
+                                                                                     re.I) for k in keys), keys)
     if want.get("entity"):
         add("entity", re.search(want["entity"], t.entity, re.I) is not None, t.entity)
     if want.get("ids"):
@@ -203,10 +205,12 @@ def score(cases: list[dict]) -> tuple[list[FieldOutcome], list[str]]:
 def main(argv: list[str] | None = None) -> int:
     """Print the share of fields reproduced as stated, per field and overall."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", type=Path, default=CORPUS, help="a corpus file of the same format (default: "
+                        "sentences.yaml; the held-out set is heldout.yaml beside it)")
     parser.add_argument("--only", help="one case id")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every unmet field")
     args = parser.parse_args(argv)
-    cases = [c for c in load_cases() if args.only in (None, c["id"])]
+    cases = [c for c in load_cases(args.file) if args.only in (None, c["id"])]
     outcomes, crashed = score(cases)
     for line in crashed:
         print(f"crashed: {line}")

@@ -37,7 +37,10 @@ def predict(case: dict, catalog) -> str | None:
     """The entry the matcher gives the case's phrase in its description (None: no entry)."""
     from tools.describe import match
 
-    contextual = getattr(match, "match_in_context", None)
+    try:
+        from tools.describe.match_context import match_in_context as contextual
+    except ImportError:  # before issue 29
+        contextual = None
     if contextual is not None:
         found = contextual(catalog, case["part"], case["phrase"], case["sentence"], case["description"])
     else:  # before issue 29: the phrase alone

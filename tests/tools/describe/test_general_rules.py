@@ -54,7 +54,10 @@ def test_a_bare_head_noun_takes_the_archetype_its_context_names():
     assert _ent(d, "order").catalog_id == "food_delivery_order"
     d = understand("An online shop over 14 days, about 2000 orders a day. Orders are placed, shipped, delivered or "
                    "returned; each order has a delivery time in days.", CAT)  # "delivery" and "order" apart
-    assert _ent(d, "order").catalog_id == "ecommerce_order"
+    # issue 29: "orders" is an everyday word; with only "online shop" beside it the order may be read from the text
+    # alone (its stated states and measurements), but never as a food-delivery order
+    assert _ent(d, "order").catalog_id in (None, "ecommerce_order")
+    assert _ent(d, "order").states == ["placed", "shipped", "delivered", "returned"]
 
 
 def test_a_per_day_total_is_counted_per_reporting_interval():
