@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.describe.catalog_model import Catalog
-from tools.describe.field_context import FieldContext, accept
+from tools.describe.catalog_model import GROUP_OF, Catalog
+from tools.describe.field_context import FieldContext, accept, token_fields
 from tools.describe.match import index, singular, tokens
 from tools.describe.units import parse_unit
 
@@ -114,12 +114,15 @@ def entity_mentions(sentences: list[str], catalog: Catalog, context: FieldContex
             if head in TIME_WORDS or single and not per_day and (
                     (_physical_unit(head) and not last[0].isupper()) or head in NOT_ENTITIES):  # "20000 bags a day" are bags
                 continue
+            if not single and _physical_unit(words.split()[0].lower()) and words.split()[0].lower() not in ("smart",):
+                continue  # "75 kW motors", "45 m units": a size of the thing, not how many there are
             cands = ents.lexical(words)
             head = singular(words.split()[-1].lower().replace("-", ""))
             if not any(c.score >= 0.8 for c in cands) and ents.by_phrase.get((head,)):
                 cands = [c for c in cands if c.id in ents.by_phrase[(head,)]]  # "long-haul trucks" are trucks
                 cands = [type(c)(c.id, 0.8, f"head noun '{head}'", (head,)) for c in cands[:1]]
-            cands = [c for c in cands if c.score >= 0.8 and fits(c.id, c.words or tuple(tokens(words)), c.said)]
+            cands = [c for c in cands if c.score >= 0.8 and (fits(c.id, c.words or tuple(tokens(words)), c.said) or (
+                c.how.startswith("head noun") and len({GROUP_OF.get(f) for f in token_fields(catalog).get(head, ())}) == 1))]
             picked = _in_context(ents, cands[0].id, words, said) if cands else None
             out.append(EntityMention(si, start, words, picked, cands[0].score if cands else 0.0,
                                      int(number.replace(",", "")), per_day))

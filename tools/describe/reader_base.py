@@ -38,6 +38,8 @@ def entity_name(m: EntityMention) -> str:
     """The entity's name in the user's words: the head noun and one modifier, singular."""
     words = [w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", m.words.lower())
              if w not in ("of", "the", "our", "all", "some")]
+    while len(words) > 1 and words[-1] in NOT_A_THING:  # "donation goes", "construction then": the noun before
+        words = words[:-1]
     if len(words) > 1 and ("-" in words[-2] or (words[-2].endswith("ed") and len(words[-2]) > 4)):
         words = words[:-2] + words[-1:]  # "ride-hailing drivers" are drivers, "refrigerated trucks" trucks
     words = [w for w in words if not w.isdigit()][-2:]
@@ -62,6 +64,8 @@ SPEAKER = {"i", "me", "we", "us", "you", "my", "d", "ll", "ve", "please", "like"
 def item_words(words: str) -> str | None:
     """The words of a listed item without the glue a sentence left at its edges ("phone or" → "phone"); None
     when what is left is no thing to record (the speaker's own words: "I'd like", "give me", or a bare number)."""
+    words = re.sub(r"^\s*(?:every|each|per)\s+(?:\d+\s*)?(?:sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?|days?|weeks?|[smhd]\b)?"
+                   r"\s*", "", words, flags=re.I)  # "every 10 sec hydraulic pressure": the cadence is not the name
     toks = re.findall(r"[A-Za-z0-9%°µ³²/.'-]+", words)
     while toks and toks[0].lower() in EDGE_GLUE:
         toks = toks[1:]
