@@ -27,7 +27,6 @@ from tools.describe.catalog_model import GROUP_OF, Catalog
 OWN_FIELD = 2.5  # evidence a field needs to be the description's own
 OWN_MENTIONS = 2  # ... from at least this many different words: one word alone ("breed") does not say the field
 NEEDS_STRONG = True  # an own field needs one strong mention, or three different ones ("session" alone is anyone's)
-CORROBORATION = False  # a word said as a synonym is enough when another word of the text names the same field
 EXACT_PAIRS = True  # a synonym of several words said word for word, one of them of the entry's side, is enough
 COMMON_ZIPF = 3.9  # words at least this frequent in English are everyday words, whatever the catalog says
 PARTS = ("entities", "measurements", "incidents", "attributes")
@@ -39,7 +38,6 @@ class FieldContext:
 
     own: frozenset[str] = frozenset()
     evidence: dict[str, float] = field(default_factory=dict)
-    corroborated: frozenset[str] = frozenset()  # fields at least two different words of the text belong to
     words: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def describe(self) -> str:
@@ -146,7 +144,7 @@ def read_field_context(text: str, catalog: Catalog) -> FieldContext:
             words.setdefault(f, []).append(spoken)
     own = frozenset(f for f, v in evidence.items() if v >= OWN_FIELD and said[f] >= OWN_MENTIONS
                     and (f in strong or said[f] >= 3 or not NEEDS_STRONG))
-    return FieldContext(own=own, evidence=evidence, corroborated=frozenset(f for f, n in said.items() if n >= 2),
+    return FieldContext(own=own, evidence=evidence,
                         words={f: tuple(dict.fromkeys(w)) for f, w in words.items()})
 
 
@@ -161,8 +159,6 @@ def accept(catalog: Catalog, part: str, id_: str, matched: tuple[str, ...], ctx:
         return True, f"in the description's field ({f})" if f != "general" else "a general entry"
     if fuzzy:
         return False, f"'{id_}' belongs to {f}, which the description is not about; a near spelling is no evidence"
-    if CORROBORATION and exact and f in ctx.corroborated:  # "orders" of an "online shop": another word of its field
-        return True, f"from {f}, which other words of the description also name"
     if strong_words(matched, catalog):
         return True, f"from another field ({f}), named by '{' '.join(matched)}'"
     group, near = GROUP_OF.get(f), {GROUP_OF.get(x) for x in ctx.own}

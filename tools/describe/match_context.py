@@ -26,7 +26,7 @@ def sentence_context(catalog: Catalog, sentence: str, description: str) -> Field
     sentence about another kind of thing)."""
     whole, own = _context(catalog, description), _context(catalog, sentence)
     return whole if own.own <= whole.own else FieldContext(own=whole.own | own.own, evidence=whole.evidence,
-                                                           corroborated=whole.corroborated, words=whole.words)
+                                                           words=whole.words)
 
 
 def entities_said(catalog: Catalog, text: str, ctx: FieldContext) -> list[str]:

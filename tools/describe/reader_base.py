@@ -54,10 +54,10 @@ GLUE_WORDS = {"over", "a", "an", "the", "for", "during", "every", "each", "per",
               "or", "of", "from", "until", "within"}
 
 
-EDGE_GLUE = {"a", "an", "the", "and", "or", "of", "to", "is", "are", "was", "its", "their", "our", "for", "with", "by",
-             "at", "on", "in", "from", "either", "also", "then", "that", "this", "it", "they", "has", "have", "had",
-             "report", "reports", "log", "logs", "record", "records", "send", "sends", "measure", "measures", "track",
-             "tracks"}
+EDGE_GLUE = (GLUE_WORDS - {"over", "during", "every", "each", "per", "until", "within"}) | {
+    "is", "are", "was", "its", "their", "our", "by", "either", "also", "then", "that", "this", "it", "they", "has", "have",
+    "had", "report", "reports", "log", "logs", "record", "records", "send", "sends", "measure", "measures", "track",
+    "tracks"}
 SPEAKER = {"i", "me", "we", "us", "you", "my", "d", "ll", "ve", "please", "like", "want", "need"}
 
 
