@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from knowledge.kinds import DOC_KINDS, NOTE_KINDS, DocKind, NoteKind  # noqa: F401 (DOC_KINDS, NOTE_KINDS: re-exported)
+from knowledge.kinds import BUILTIN_KINDS, DOC_KINDS, NOTE_KINDS, DocKind, NoteKind  # noqa: F401 (DOC_KINDS, NOTE_KINDS: re-exported)
 
 
 class Doc(BaseModel):
@@ -82,6 +82,15 @@ class Hit(BaseModel):
 
     score: float
     doc: Doc
+
+
+def may_match_builtin(filters: dict | None) -> bool:
+    """Whether ``filters`` can pass any packaged document: a kind filter naming only notes or added
+    documents cannot, and then listing need not parse the packs and catalog (seconds of YAML)."""
+    want = (filters or {}).get("kind")
+    if want is None:
+        return True
+    return bool(({want} if isinstance(want, str) else set(want)) & BUILTIN_KINDS)
 
 
 def matches(doc: Doc, filters: dict | None) -> bool:

@@ -13,3 +13,5 @@ NoteKind = Literal["user_preference", "agent_failure", "generation_lesson", "jud
 # catalog archetypes are searched through describe's own filter, not offered as a --kind choice
 DOC_KINDS: tuple[str, ...] = tuple(k for k in get_args(DocKind) if k != "catalog")
 NOTE_KINDS: tuple[str, ...] = get_args(NoteKind)
+# what the packaged (built-in) documents can be: a listing filtered to other kinds skips parsing them
+BUILTIN_KINDS: frozenset[str] = frozenset({"pack", "pattern", "template", "persona", "catalog"})

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from knowledge.documents import Doc, ExperienceNote, Hit, cap_per_pack, matches
+from knowledge.documents import Doc, ExperienceNote, Hit, cap_per_pack, matches, may_match_builtin
 from knowledge.embed import Embedder, SentenceTransformerEmbedder
 from knowledge.index import IVF_THRESHOLD, VectorIndex
 from knowledge.notes import read_notes
@@ -82,7 +82,7 @@ class Memory:
         """Every document the memory serves (built-in, added, notes), without embedding anything."""
         from knowledge.builtin import builtin_docs
 
-        docs = builtin_docs() if self.include_builtin else []
+        docs = builtin_docs() if self.include_builtin and may_match_builtin(filters) else []
         docs += [Doc.model_validate(r) for r in read_jsonl(self.documents_path)]
         docs += [n.to_doc() for n in self.notes()]
         return [d for d in docs if matches(d, filters)]

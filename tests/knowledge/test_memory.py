@@ -248,3 +248,20 @@ def test_bulk_embedding_threads_leave_busy_cores_alone(monkeypatch):
         assert embed.free_threads(2) == want
     monkeypatch.setattr(psutil, "cpu_percent", lambda interval=None: 0.0)
     assert embed.free_threads(1) == 1
+
+
+def test_listing_notes_only_skips_the_packaged_documents_but_a_builtin_kind_lists_them(tmp_path, monkeypatch):
+    import knowledge.builtin as builtin
+
+    mem = Memory(tmp_path / "m", embedder=HashEmbedder(16))
+    mem.dir.mkdir(parents=True)
+    mem.notes_path.write_text(json.dumps(ExperienceNote(kind="user_preference", text="weekly totals").model_dump(
+        mode="json")) + "\n")
+    calls = []
+    real = builtin.builtin_docs
+    monkeypatch.setattr(builtin, "builtin_docs", lambda: calls.append(1) or real())
+    assert [d.kind for d in mem.documents({"kind": ["note"]})] == ["note"]
+    assert [d.note_kind for d in mem.documents({"kind": "user_preference"})] == ["user_preference"]
+    assert calls == []
+    patterns = mem.documents({"kind": ["pattern", "note"]})
+    assert calls == [1] and {d.kind for d in patterns} == {"pattern", "note"}
