@@ -19,5 +19,6 @@ REPORT = "report.md"             # the decision report
 FIGURES_DIR = "figures"          # the report's PNGs
 MANIFEST = "manifest.json"       # versions, seed, tables and the sha256 of every other file
 VERIFY_CACHE = ".verify-cache.json"  # verify's stamp cache; never listed in the manifest
+HISTORY_DIR = "history"          # chat's versions: undo/redo restore exact bytes; never in the manifest
 EXPORTS_DIR = "exports"          # default home of `chronoeval export` outputs inside a bundle
 BASELINE_SUFFIX = "__baseline"   # <table>__baseline: the table before incidents were injected

@@ -1,0 +1,1 @@
+"""Chat operations and their reading (deterministic; see ops.py)."""
