@@ -10,7 +10,7 @@ from typing import Any
 
 from langchain.agents import create_agent
 
-from agents.chat_ops import run_refinement
+from agents.chat_versions import apply_recorded
 from agents.models import go_offline, is_connection_error, offline_reason, unavailable_message
 from tools.bundle.files import SPEC
 from tools.common.families import FAMILIES
@@ -32,7 +32,7 @@ def refinement_tools(bundle: Path, model: Any, done: list) -> list:
     def apply(**fields: Any) -> str:
         r = Refinement(text=fields.pop("text", ""), **fields)
         try:
-            change = run_refinement(bundle, r, model)
+            change = apply_recorded(bundle, r, model)
         except (RefineError, SpecError) as exc:
             return f"could not apply: {exc}"
         done.append(change)

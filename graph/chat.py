@@ -65,7 +65,8 @@ def _parse(text: str, bundle: Path, model: Any):
 
 def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
     """Apply one request and report it."""
-    from agents.chat_ops import Change, run_refinement
+    from agents.chat_ops import Change
+    from agents.chat_versions import apply_recorded
     from tools.describe.apply import RefineError
     from tools.spec import SpecError
 
@@ -74,6 +75,14 @@ def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
     if not text:
         return Command(goto="listen")
     model = runtime.context.model
+    from agents.chat_versions import control_of, run_control
+
+    if (control := control_of(text)) is not None:
+        change = run_control(bundle, control)
+        if runtime.context.on_reply is not None:
+            runtime.context.on_reply(change.lines())
+        return Command(goto="listen", update={"turns": [{"request": text, "op": control, "lines": change.lines()}],
+                                              "message": None})
     if model is not None and text.lower() not in ("quit", "exit", "bye", "q", "help"):
         from agents.chat_agent import tool_calling_turn
 
@@ -90,7 +99,7 @@ def act(state: ChatState, runtime: Runtime[ChatContext]) -> Command:
         change = Change("bye: the session is saved")
     else:
         try:
-            change = run_refinement(bundle, r, runtime.context.model)
+            change = apply_recorded(bundle, r, runtime.context.model)
         except (RefineError, SpecError) as exc:
             change = Change(f"could not apply '{text}': {exc}")
     if runtime.context.on_reply is not None:

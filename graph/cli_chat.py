@@ -66,7 +66,7 @@ def chat(
         else:
             err.print(f"resuming chat session {tid} on {g.get_state(config).values['bundle']}")
         interactive = sys.stdin.isatty()
-        asked, failed = 0, []
+        asked, failed, quit_ = 0, [], False
         while True:
             line = _read(interactive)
             if line is None:
@@ -82,20 +82,67 @@ def chat(
             if turn_failed(turn):
                 failed.append(line.strip())
             if state.get("done"):
+                quit_, asked = True, asked - 1  # leaving is not a request
                 break
-        if failed:
-            from graph.console import print_error
-
-            print_error(f"{len(failed)} of {asked} request(s) failed: " + "; ".join(f"'{x}'" for x in failed[:5])
-                        + ("; …" if len(failed) > 5 else "") + " (nothing was changed for them; `help` shows what "
-                        "chat understands)")
-            raise typer.Exit(REQUESTS_FAILED)
+        _end(failed, asked, quit_, interactive)
 
 
 REQUESTS_FAILED = 2
 
 
+def _end(failed: list[str], asked: int, quit_: bool, interactive: bool) -> None:
+    """Say which requests were refused. Leaving normally (``quit``, or the end of an interactive session)
+    exits 0; a script that ends without ``quit`` exits 2 when any request failed, so scripts notice."""
+    if not failed:
+        return
+    from graph.console import print_error
+
+    said = (f"{len(failed)} of {asked} request(s) failed: " + "; ".join(f"'{x}'" for x in failed[:5])
+            + ("; …" if len(failed) > 5 else "") + " (nothing was changed for them; `help` shows what chat understands)")
+    if quit_ or interactive:
+        err.print(f"note: {said}", highlight=False)
+        return
+    print_error(said)
+    raise typer.Exit(REQUESTS_FAILED)
+
+
 def turn_failed(turn: dict) -> bool:
     """A chat turn whose request was not understood or could not be applied."""
     first = (turn.get("lines") or [""])[0]
-    return first.startswith(("could not apply", "I did not understand"))
+    return first.startswith(("could not ", "I did not understand"))
+
+
+def _versions(bundle: Path, what: str) -> None:
+    from agents.chat_versions import run_control
+
+    with errors():
+        from tools.bundle.opened import open_bundle
+
+        open_bundle(bundle).close()
+        with bundle_writer(bundle):
+            change = run_control(bundle, what)
+        for line in change.lines():
+            out.print(line, highlight=False, soft_wrap=True)
+        if change.summary.startswith("could not"):
+            raise typer.Exit(REQUESTS_FAILED)
+
+
+BundleArg = Annotated[Path, typer.Argument(metavar="OUT", help="The bundle.")]
+
+
+@app.command()
+def undo(bundle: BundleArg) -> None:
+    """Take back the last change chat applied: the bundle's bytes become those before it."""
+    _versions(bundle, "undo")
+
+
+@app.command()
+def redo(bundle: BundleArg) -> None:
+    """Apply again the change the last `undo` took back."""
+    _versions(bundle, "redo")
+
+
+@app.command()
+def history(bundle: BundleArg) -> None:
+    """List the changes chat applied to a bundle (each a version `undo` can take back)."""
+    _versions(bundle, "history")

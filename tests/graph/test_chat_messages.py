@@ -76,10 +76,13 @@ def test_a_persona_reply_accounts_for_every_question(pack_suites, tmp_path):
         assert "got no variant" not in said
 
 
-def test_a_script_with_failed_requests_exits_2_and_names_them(pack_suites, tmp_path):
+def test_a_script_with_failed_requests_exits_2_and_names_them_but_quitting_normally_exits_0(pack_suites, tmp_path):
     b = _copy(pack_suites, "iot", tmp_path)
     r = CliRunner().invoke(app, ["chat", str(b), "--no-memory"], input="frobnicate the widgets\nshow the questions\n")
     assert r.exit_code == 2, r.output
     assert "1 of 2 request(s) failed: 'frobnicate the widgets'" in " ".join(r.output.split())
     ok = CliRunner().invoke(app, ["chat", str(b), "--no-memory"], input="show the questions\nquit\n")
     assert ok.exit_code == 0, ok.output
+    left = CliRunner().invoke(app, ["chat", str(b), "--no-memory"], input="frobnicate the widgets\nquit\n")
+    assert left.exit_code == 0, left.output  # the user left normally: a refused request is a note, not a failure
+    assert "note: 1 of 1 request(s) failed: 'frobnicate the widgets'" in " ".join(left.output.split())

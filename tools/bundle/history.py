@@ -6,8 +6,8 @@ Layout (``<bundle>/history/``, never listed in the manifest, never shown to agen
 bytes version N replaced or removed) and ``redo/vNNNN/`` (the bytes an undone version wrote).
 
 A change may replace the whole bundle directory (regeneration renames a new one into place), so while
-it runs the history waits in a sibling directory with hard links to every file as it was; afterwards
-only the files that differ are kept. Undo and redo write a journal first: an interrupted one is
+it runs the history waits in a sibling directory with a copy of every file as it was (a hard link for
+files above 8 MB, which every writer replaces by rename); afterwards only the files that differ are kept. Undo and redo write a journal first: an interrupted one is
 finished the next time the history is opened.
 """
 
@@ -73,12 +73,18 @@ def _write_log(hist_dir: Path, history: History) -> None:
     os.replace(tmp, hist_dir / LOG)
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
+LINK_ABOVE = 8 << 20  # bytes: smaller files are copied (some writers, e.g. matplotlib, rewrite in place)
+
+
+def _link_or_copy(src: Path, dst: Path, size: int) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dst)
-    except OSError:  # a filesystem without hard links: copy
-        shutil.copy2(src, dst)
+    if size > LINK_ABOVE:
+        try:
+            os.link(src, dst)
+            return
+        except OSError:  # a filesystem without hard links: copy
+            pass
+    shutil.copy2(src, dst)
 
 
 def _holding(bundle: Path) -> Path:
@@ -117,8 +123,8 @@ def recorded(bundle: Path, ops: list[dict]) -> Iterator[Recording]:
         os.replace(bundle / HISTORY_DIR, hold)
     hold.mkdir(exist_ok=True)
     before = _files(bundle)
-    for rel in before:
-        _link_or_copy(bundle / rel, hold / "stage" / rel)
+    for rel, st in before.items():
+        _link_or_copy(bundle / rel, hold / "stage" / rel, st.st_size)
     rec = Recording(ops)
     try:
         yield rec
@@ -136,7 +142,7 @@ def _keep_changes(bundle: Path, hold: Path, before: dict, rec: Recording) -> Ver
         now = after.get(rel)
         if now is None:
             removed.append(rel)
-        elif (now.st_ino, now.st_dev) == (st.st_ino, st.st_dev):
+        elif st.st_size > LINK_ABOVE and (now.st_ino, now.st_dev) == (st.st_ino, st.st_dev):
             if (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
                 raise HistoryError(f"{rel} was modified in place, so its earlier bytes are lost; every bundle "
                                    "writer must write a new file and rename it")

@@ -93,10 +93,18 @@ def test_a_failed_change_or_a_view_leaves_no_version_and_keeps_the_history(bundl
     assert not list(bundle.parent.glob(".towers.history-*"))
 
 
-def test_a_file_modified_in_place_is_refused_because_its_old_bytes_are_lost(bundle):
-    with pytest.raises(HistoryError, match="qa.jsonl was modified in place"):
-        with recorded(bundle, []), open(bundle / "qa.jsonl", "a") as f:
-            f.write('{"id": "q9"}\n')
+def test_small_files_rewritten_in_place_are_restored_and_big_ones_refused(bundle, monkeypatch):
+    original = _snapshot(bundle)
+    with recorded(bundle, []), open(bundle / "qa.jsonl", "a") as f:  # matplotlib writes figures like this
+        f.write('{"id": "q9"}\n')
+    undo(bundle)
+    assert _snapshot(bundle) == original
+    import tools.bundle.history as history
+
+    monkeypatch.setattr(history, "LINK_ABOVE", 10)  # big files are hard-linked: their old bytes would be lost
+    with pytest.raises(HistoryError, match="data/metrics.parquet was modified in place"):
+        with recorded(bundle, []), open(bundle / "data" / "metrics.parquet", "ab") as f:
+            f.write(b"more")
 
 
 def test_an_interrupted_undo_is_finished_on_the_next_read(bundle, monkeypatch):
