@@ -25,7 +25,7 @@ _UNITS = {"s": "s", "sec": "s", "second": "s", "m": "m", "min": "m", "minute": "
 _TIME_WORDS = {"second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks",
                "month", "months", "sec", "min", "hr"}
 _REPORT_VERBS = (r"reporting|reports|report|with|measuring|measure|tracking|track|emitting|emit|sending|send|"
-                 r"recording|record|collecting|logging|monitoring|streaming|producing")
+                 r"recording|records|record|collecting|collects|logging|logs|log|monitoring|monitors|streaming|streams|producing")
 _LIST_END = (r"(?=\s+(?:every|each|per|by|over|for|during|across|in|at|hourly|daily|minutely|from|on|while|"
              r"that|which|where|when|so)\b|\s*[;.(]|,\s*(?:and\s+)?(?:the|they|it|each|all|every)\b|$)")
 # words before a head noun that are not part of the entity's name ("our sensors", "about 40 pumps")

@@ -40,12 +40,15 @@ _NOT_BEFORE = re.compile(r"(?:\b(?:every|each|per|within|after|before|than|to|up
                          r"in|under|by|until|till|about every|next|another|extra|additional|minimum|maximum|max|min|"
                          r"usually|typically|normally|standard|average|median|mean)\s+(?:about\s+|around\s+|roughly\s+|"
                          r"approximately\s+|only\s+|just\s+)?|[-–(/]\s*)$", re.I)
-_ANCHOR = re.compile(r"\bon day \d+|\bday \d+ of\b|\bon the \d+(?:st|nd|rd|th)\b|\bat \d{1,2}(?::\d\d)?\s*(?:am|pm)\b|"
-                     r"\bat \d{1,2}:\d\d\b|\bin (?:early|mid|late)[- ]?[a-z]+|\bon (?:mon|tues|wednes|thurs|fri|"
-                     r"satur|sun)day\b(?!s)|\b(?:midway|halfway) through\b|\bon (?:christmas|new year)", re.I)
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m} | \
     {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ANCHOR = re.compile(r"\bon day \d+|\bday \d+ of\b|\bon the \d+(?:st|nd|rd|th)\b|"
+                     r"\bat (?:around |about |roughly )?\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|"
+                     r"\bat (?:around |about |roughly )?\d{1,2}:\d\d\b|"
+                     rf"\bon (?:the )?\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}(?!\w)|\bon {_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|"
+                     r"\bin (?:early|mid|late)[- ]?[a-z]+|\bon (?:mon|tues|wednes|thurs|fri|"
+                     r"satur|sun)day\b(?!s)|\b(?:midway|halfway) through\b|\bon (?:christmas|new year)", re.I)
 _DAY = 86400
 
 
@@ -98,11 +101,16 @@ def _calendar(sentence: str) -> list[tuple[float, int, str, str]]:
         q, year = int(m.group(1)), int(m.group(2) or 2026)
         days = sum(calendar.monthrange(year, mo)[1] for mo in range(3 * q - 2, 3 * q + 1))
         out.append((2.5, m.start(), f"{days}d", m.group(0)))
-    for m in re.finditer(rf"\b(?:from\s+)?{_MONTH}\s+(?:to|through|thru|until|till|-|–)\s+(?:the\s+end\s+of\s+)?{_MONTH}\b",
-                         sentence, re.I):
-        a, b = _MONTHS[m.group(1).lower()], _MONTHS[m.group(2).lower()]
-        months = [(a - 1 + i) % 12 + 1 for i in range((b - a) % 12 + 1)]
-        out.append((2.5, m.start(), f"{sum(calendar.monthrange(2026, mo)[1] for mo in months)}d", m.group(0)))
+    part = r"(?:(early|mid|late)[- ]?)?"
+    for m in re.finditer(rf"\b(?:from\s+)?{part}{_MONTH}\s+(?:to|through|thru|until|till|-|–)\s+(?:the\s+end\s+of\s+)?"
+                         rf"{part}{_MONTH}\b", sentence, re.I):
+        a, b = _MONTHS[m.group(2).lower()], _MONTHS[m.group(4).lower()]
+        lengths = [calendar.monthrange(2026, (a - 1 + i) % 12 + 1)[1] for i in range((b - a) % 12 + 1)]
+        # "mid-December to mid-April": from the middle of the first month to the middle of the last
+        cut = {"early": 0.2, "mid": 0.5, "late": 0.8}
+        days = sum(lengths) - cut.get((m.group(1) or "").lower(), 0) * lengths[0] \
+            - (1 - cut.get((m.group(3) or "").lower(), 1)) * lengths[-1]
+        out.append((2.5, m.start(), f"{round(days)}d", m.group(0)))
     return out
 
 

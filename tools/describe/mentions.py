@@ -104,6 +104,12 @@ def entity_mentions(sentences: list[str], catalog: Catalog, context: FieldContex
                     for m in re.finditer(r"\b((?:[A-Za-z][\w-]*\s)?[A-Za-z][\w-]*s)\s*(?:[x×]\s*|\()(\d+)\)?", s)]
         # "beehives x20", "wave buoys (12)"
         for number, words, start, per_day in counted:
+            at = s.rfind(number, 0, start)
+            low = re.search(r"(\d[\d,]*)\s*(?:to|-|–|and)\s*(?:about\s+|around\s+|~\s*)?$", s[:at]) if at >= 0 else None
+            if at >= 0 and (re.search(r"(?:\bup to|\bat most|\bmax(?:imum)?|\bas many as|\bno more than)\s*"
+                                      r"(?:about\s+|around\s+|~\s*)?$", s[:at], re.I) or low and int(
+                    number.replace(",", "")) > 4 * max(1, int(low.group(1).replace(",", "")))):
+                continue  # "(25 to 20,000 pieces)", "up to 600 passengers": the size of a quantity, not how many things
             more = re.match(r"((?:\s+(?!(?:is|has|was|its|this|as|us|ms|does|goes|uses|reports|sends)\b)[a-z][\w-]*s\b){1,2})",
                             s[start + len(words):], re.I)
             if more and not re.search(rf"\b(?:{REPORT.split('|with')[0]})\b", more.group(1), re.I):

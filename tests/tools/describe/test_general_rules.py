@@ -131,3 +131,18 @@ def test_rentals_at_branches_carry_the_branch():
     rental = _ent(d, "rental")
     assert "branch" in rental.parents
     assert {m.catalog_id for m in rental.measurements} == {"rental_daily_rate", "trip_distance"}
+
+
+def test_a_range_or_bound_of_a_quantity_is_no_count_of_things_but_a_count_range_is():
+    from knowledge.catalog import load_catalog
+    from tools.describe.understand import understand
+
+    cat = load_catalog()
+    jobs = understand("A bindery gets about 40 orders a day over 6 weeks; per order we log the quantity (50 to "
+                      "12,000 copies) and the price in $.", cat)
+    assert "copy" not in {e.name for e in jobs.entities} and all(e.count != 12000 for e in jobs.entities)
+    boats = understand("Ferries carry up to 600 passengers; 4 ferries report speed every minute for a month.", cat)
+    assert {e.count for e in boats.entities if "ferr" in e.name} == {4}
+    assert not any("passenger" in e.name for e in boats.entities)
+    buoys = understand("We run between 20 and 30 buoys reporting wave height every 10 minutes for 2 weeks.", cat)
+    assert [e.count for e in buoys.entities if "buoy" in e.name] == [30]

@@ -30,6 +30,12 @@ DAY = 86400.0
      "sent within 2 hours and a missed slot is rebooked after 3 days.", 120 * DAY, 123 * DAY),
     ("20 bread ovens report oven temperature every minute for a 36-hour trial; on day 1 oven 3 stops for "
      "90 minutes.", 36 * 3600, 36 * 3600),
+    # a season from the middle of one month to the middle of another; an incident dated by the calendar
+    # ("On 3 March at about 9:00 ... for roughly 4 hours") is the incident's length, not the data's
+    ("Snow groomers report fuel level every 10 minutes from mid-November to mid-March. On 3 March at about "
+     "9:00 two groomers break down for roughly 4 hours.", 119 * DAY, 122 * DAY),
+    ("12 canal locks report water level every 5 minutes from early April to late October. On "
+     "July 14th the lock at Wigan is stuck for 6 hours.", 200 * DAY, 212 * DAY),
 ])
 def test_horizon(text, low, high):
     h = understand(text, CAT).horizon
