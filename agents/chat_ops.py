@@ -43,18 +43,14 @@ from tools.common.families import CORE_FAMILIES
 from tools.describe.apply import (
     DATA,
     RefineError,
-    add_incident,
-    make_cascade,
     persona_from_text,
-    remove_incident,
-    resize,
 )
-from tools.describe.refine import HELP, Refinement
+from tools.describe.refine import Refinement
 from tools.generate import generate_bundle
 from tools.paraphrase.personas import Persona, personas_for
 from tools.queries.refresh import about_topic, add_questions, read_qa, refresh_answers, write_qa
 from tools.queries.report import write_questions_report
-from tools.queries.suite import Suite, build_suite
+from tools.queries.suite import Suite
 from tools.spec.io import dump_spec, load_spec, parse_spec_text, spec_to_dict
 from tools.spec.model import Spec
 
@@ -126,18 +122,16 @@ def _regenerate(bundle: Path, spec: dict, seed: int | None = None) -> list[str]:
     return failed
 
 
-def change_incidents(bundle: Path, r: Refinement, model: Any = None) -> Change:
-    """Add / remove / cascade an incident, regenerate data + checks, refresh incident questions."""
-    spec = _spec(bundle)
-    days = _days(spec)
-    what = {"add_incident": lambda: add_incident(spec, r, days), "cascade": lambda: make_cascade(spec, r, days),
-            "remove_incident": lambda: remove_incident(spec, r)}[r.op]()
+def refresh_incidents(bundle: Path, spec: dict, what: str, model: Any = None) -> Change:
+    """After ``spec``'s incidents changed: regenerate data + checks, keep the questions both executors still
+    answer (with their paraphrases), synthesize incident questions again and paraphrase the new ones."""
     before = read_qa(bundle)
     old_hashes = data_hashes(bundle)
     _regenerate(bundle, spec)  # raises RefineError (bundle untouched) when the incident is not in the data
     kept, updated, lost = refresh_answers(bundle, [x for x in before if x["family"] != "incident"])
     incident_old = [x for x in before if x["family"] == "incident" and not x.get("variant_of")]
-    redo = {"incident": max(len(incident_old), 6) if spec.get("incidents") else 0}
+    # the suite keeps its size: as many incident questions as before (6 when the suite had none)
+    redo = {"incident": (len(incident_old) or 6) if spec.get("incidents") else 0}
     for x in lost:  # questions that cannot be asked of the new data are replaced by ones of their family
         redo[x["family"]] = redo.get(x["family"], 0) + 1
     redo = {f: k for f, k in redo.items() if k}
@@ -188,17 +182,6 @@ def paraphrase_new(bundle: Path, before: list[dict], new_ids: list[str], model: 
 def _order(record: dict) -> tuple:
     """Canonical questions in id order, each followed by its paraphrases."""
     return (record.get("variant_of") or record["id"], record["id"])
-
-
-def resize_world(bundle: Path, r: Refinement) -> Change:
-    """New count / cadence / horizon: regenerate everything, synthesize a new suite."""
-    spec = _spec(bundle)
-    what = resize(spec, r)
-    before = [x["id"] for x in read_qa(bundle) if not x.get("variant_of")]
-    _regenerate(bundle, spec)
-    suite = build_suite(bundle)
-    return Change(what, data_changed=True, added=[x["id"] for x in suite.records], removed=before,
-                  details=["paraphrases were dropped with the old questions; run `chronoeval paraphrase` again"])
 
 
 def add_persona(bundle: Path, r: Refinement, model: Any = None) -> Change:
@@ -268,29 +251,4 @@ def show_incidents(bundle: Path) -> Change:
     return Change(f"{len(incs)} incident(s)", details=lines)
 
 
-def show_questions(bundle: Path) -> Change:
-    """Counts by family and template."""
-    records = read_qa(bundle)
-    canon = [x for x in records if not x.get("variant_of")]
-    by: dict[str, int] = {}
-    for x in canon:
-        by[f"{x['family']}/{x['template']}"] = by.get(f"{x['family']}/{x['template']}", 0) + 1
-    return Change(f"{len(canon)} question(s), {len(records) - len(canon)} paraphrase(s)",
-                  details=[f"{k}: {v}" for k, v in sorted(by.items())])
-
-
-def run_refinement(bundle: Path, r: Refinement, model: Any = None) -> Change:
-    """Dispatch one refinement (``help``/``unknown`` explain the grammar)."""
-    if r.op in ("add_incident", "remove_incident", "cascade"):
-        return change_incidents(bundle, r, model)
-    ops = {"resize": lambda: resize_world(bundle, r), "add_persona": lambda: add_persona(bundle, r, model),
-           "drop_questions": lambda: drop_questions(bundle, r), "more_questions": lambda: more_questions(bundle, r, model=model),
-           "show_incidents": lambda: show_incidents(bundle), "show_questions": lambda: show_questions(bundle)}
-    if r.op in ops:
-        return ops[r.op]()
-    if r.op == "help":
-        return Change(HELP)
-    return Change(f"I did not understand '{r.text}'.\n{HELP}")
-
-
-__all__ = ["DATA", "Change", "run_refinement"]
+__all__ = ["DATA", "Change", "refresh_incidents"]

@@ -1,34 +1,12 @@
-"""Chat's versions: every refinement that changes the bundle is recorded (``tools.bundle.history``), so
-``undo``, ``redo`` and ``history`` work in chat and as commands."""
+"""Chat's versions (``tools.bundle.history``, recorded by ``agents.chat_apply``): ``undo``, ``redo`` and
+``history`` in chat and as commands."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from agents.chat_ops import Change, run_refinement
-from tools.bundle.history import HistoryError, read_history, recorded, redo, undo
-from tools.describe.refine import Refinement
-
-CONTROLS = {"undo": "undo", "undo that": "undo", "undo it": "undo", "undo the last change": "undo",
-            "go back": "undo", "revert": "undo", "revert that": "undo", "redo": "redo", "redo that": "redo",
-            "history": "history", "show history": "history", "show the history": "history",
-            "what did we change": "history", "what have we changed": "history"}
-
-
-def control_of(text: str) -> str | None:
-    """``undo``, ``redo`` or ``history`` when the line asks for one (and nothing else), else None."""
-    return CONTROLS.get(" ".join(text.lower().strip(" .!?").split()))
-
-
-def apply_recorded(bundle: Path, r: Refinement, model: Any = None) -> Change:
-    """Run one refinement as a new version of the bundle; the reply names the version."""
-    with recorded(bundle, [r.model_dump(exclude_defaults=True)]) as rec:
-        change = run_refinement(bundle, r, model)
-        rec.summary = change.summary
-    if rec.version is not None:
-        change.details.append(f"(version {rec.version.n}; `undo` takes it back)")
-    return change
+from agents.chat_ops import Change
+from tools.bundle.history import HistoryError, read_history, redo, undo
 
 
 def run_control(bundle: Path, what: str) -> Change:

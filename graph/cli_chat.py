@@ -36,10 +36,18 @@ def chat(
     sessions: Annotated[Path | None, typer.Option("--sessions", help="Session store (SQLite).")] = None,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="Record applied refinements as "
                                          "user-preference notes in the RAG memory.")] = True,
+    yes: Annotated[bool, typer.Option("--yes", help="Apply each change at once instead of showing a preview "
+                                      "and waiting for 'ok' (for scripts).")] = False,
+    ops: Annotated[Path | None, typer.Option("--ops", help="Apply the operations in this JSON/YAML file (a list; "
+                                             "docs/BUILDING.md 'Chat operations'): a preview, or with --yes the "
+                                             "change, as one version.")] = None,
 ) -> None:
-    """Refine a bundle by chat: personas, incidents, questions, size. Re-runs only what a change invalidates."""
+    """Refine a bundle by chat: personas, incidents, questions, size. Shows each change before applying it;
+    re-runs only what it invalidates; `undo` takes it back."""
     from langgraph.types import Command
 
+    if ops is not None:
+        return _ops_file(bundle, ops, yes)
     with errors():
         from agents.models import get_chat_model
         from graph.chat import ChatContext, build_chat_graph
@@ -50,7 +58,7 @@ def chat(
         saved = g.get_state(config)
         from graph.cli_memory import open_memory
 
-        ctx = ChatContext(model=get_chat_model(), memory=open_memory() if memory else None,
+        ctx = ChatContext(model=get_chat_model(), memory=open_memory() if memory else None, yes=yes,
                           on_reply=lambda lines: [out.print(x, highlight=False, soft_wrap=True) for x in lines])
         if not saved.next:
             if saved.values.get("done"):
@@ -107,9 +115,47 @@ def _end(failed: list[str], asked: int, quit_: bool, interactive: bool) -> None:
 
 
 def turn_failed(turn: dict) -> bool:
-    """A chat turn whose request was not understood or could not be applied."""
-    first = (turn.get("lines") or [""])[0]
-    return first.startswith(("could not ", "I did not understand"))
+    """A chat turn whose request was not understood, was asked back, or could not be applied."""
+    return bool(turn.get("failed"))
+
+
+def _ops_file(bundle: Path | None, path: Path, yes: bool) -> None:
+    """``chat OUT --ops FILE [--yes]``: validate the operations (errors name the item), preview them, apply with --yes."""
+    import yaml
+    from pydantic import ValidationError
+
+    from agents.chat_apply import apply_ops, preview
+    from graph.cli_base import register_user_errors
+    from tools.bundle.history import HistoryError
+    from tools.chat.ops import parse_operations
+    from tools.describe.apply import RefineError
+
+    register_user_errors(RefineError, HistoryError)  # an operation the bundle cannot take is the user's to fix
+    with errors():
+        if bundle is None:
+            raise BuildError("give the bundle: chronoeval chat OUT --ops FILE")
+        if not path.is_file():
+            raise BuildError(f"{path}: no such file; give a JSON or YAML list of operations")
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            operations = parse_operations(data if isinstance(data, list) else [data])
+        except yaml.YAMLError as exc:
+            raise BuildError(f"{path}: not JSON or YAML ({exc})") from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            raise BuildError(f"{path}: item {where}: {first['msg']} (docs/BUILDING.md lists each operation's "
+                             "fields)") from None
+        from tools.bundle.opened import open_bundle
+
+        open_bundle(bundle).close()
+        with bundle_writer(bundle):
+            from agents.models import get_chat_model
+
+            lines = apply_ops(bundle, operations, get_chat_model()).lines() if yes else preview(bundle, operations).lines()
+        for line in lines:
+            out.print(line.replace("say 'ok' to apply", "run again with --yes to apply"), highlight=False,
+                      soft_wrap=True)
 
 
 def _versions(bundle: Path, what: str) -> None:

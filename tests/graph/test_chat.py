@@ -27,15 +27,21 @@ def _copy(pack_suites, pack: str, tmp_path: Path) -> Path:
 
 
 def _say(bundle: Path, *requests: str) -> list[dict]:
-    """Run requests through the chat graph in this process; the turns it recorded."""
+    """Run requests through the chat graph in this process, applying each change at once (``--yes``);
+    the turns it recorded."""
+    return _say_with(bundle, ChatContext(yes=True), *requests)
+
+
+def _say_with(bundle: Path, ctx: ChatContext, *requests: str) -> list[dict]:
+    """Run requests through the chat graph with ``ctx``; the turns it recorded."""
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
     g = build_chat_graph(checkpointer=InMemorySaver())
     cfg = {"configurable": {"thread_id": "t"}, "recursion_limit": 1000}
-    g.invoke({"bundle": str(bundle), "turns": []}, cfg, context=ChatContext())
+    g.invoke({"bundle": str(bundle), "turns": []}, cfg, context=ctx)
     for r in requests:
-        g.invoke(Command(resume=r), cfg, context=ChatContext())
+        g.invoke(Command(resume=r), cfg, context=ctx)
     return g.get_state(cfg).values["turns"]
 
 
@@ -107,8 +113,11 @@ def test_flash_crowd_on_friday_evening_for_premium_users(pack_suites, tmp_path):
 
 def test_outage_cascades_to_the_cells_behind_a_link(pack_suites, tmp_path):
     b = _copy(pack_suites, "telecom", tmp_path)
-    turns = _say(b, "make the outage cascade to the cells behind RTR_003")
-    assert turns[0]["op"] == "cascade" and "cascades to its cell_sites via Transport_Device_ID" in turns[0]["lines"][0]
+    asked = _say(b, "make the outage cascade to the cells behind RTR_003")  # the pack has no outage: asked back
+    assert asked[0]["op"] == "ask" and "no incident that is 'the outage'" in asked[0]["lines"][0], asked
+    turns = _say(b, "make a new outage cascade to the cells behind RTR_003")
+    assert turns[0]["op"] == "cascade_incident" and "cascades to its cell_sites via Transport_Device_ID" in \
+        turns[0]["lines"][0], turns
     incs = json.loads((b / "incidents.json").read_text())["incidents"]
     root = next(i for i in incs if i["id"] == "chat_data_outage_1")
     child = next(i for i in incs if i["id"] == "chat_data_outage_1.1")
@@ -131,7 +140,8 @@ def test_drop_and_more_questions_touch_only_qa(pack_suites, tmp_path):
     new = read_qa(iot)[n:]
     assert new and all(r["family"] == "stateful" and "maintenance" in json.dumps(r["params"]) for r in new)
     assert turns[1]["lines"][0] == "3 incident(s)"
-    assert "I did not understand" in turns[2]["lines"][0] and "add a persona" in turns[2]["lines"][0]
+    assert turns[2]["op"] == "ask" and "I did not apply 'what is this?'" in turns[2]["lines"][0]
+    assert any("add a persona" in x for x in turns[2]["lines"])  # nothing understood: the reply lists what is
 
 
 def _env(tmp_path: Path) -> dict:
@@ -148,10 +158,12 @@ def test_script_on_stdin_and_resume_in_a_new_process(pack_suites, tmp_path):
                                             env=_env(tmp_path), input=text, capture_output=True, text=True, timeout=300)
     first = run([str(b), "--thread", "c1"], "drop the incident questions\n")
     assert first.returncode == 0, first.stderr
-    assert "dropped 18 question(s) about 'incident'" in first.stdout and "resume with" in first.stderr
-    second = run(["--thread", "c1"], "show the questions\nquit\n")
+    assert "drop the incident questions" in first.stdout and "say 'ok' to apply" in first.stdout
+    assert "resume with" in first.stderr and any(r["family"] == "incident" for r in read_qa(b))  # only previewed
+    second = run(["--thread", "c1"], "ok\nshow the questions\nquit\n")  # the preview waits across processes
     assert second.returncode == 0 and "resuming chat session c1" in second.stderr
-    assert "incident/" not in second.stdout and "bye" in second.stdout
+    assert "dropped 18 question(s) about 'incident'" in second.stdout
+    assert "[incident/" not in second.stdout and "bye" in second.stdout
     third = run(["--thread", "c1"], "")
     assert third.returncode == 2 and "has ended" in third.stderr
     notes = [json.loads(x) for x in (tmp_path / "memory" / "notes.jsonl").read_text().splitlines()]
@@ -167,6 +179,9 @@ def test_interactive_session_in_a_pseudo_terminal(pack_suites, tmp_path):
     child.expect("Type 'help'")
     child.expect("chronoeval")
     child.sendline("more stateless questions about battery")
+    child.expect("say 'ok' to apply")  # a preview first
+    child.expect("chronoeval")
+    child.sendline("ok")
     child.expect(r"added \d+ stateless question\(s\) about 'battery'")
     child.expect(r"data: unchanged; questions: \+\d+ -0")
     child.expect("chronoeval")
@@ -175,31 +190,3 @@ def test_interactive_session_in_a_pseudo_terminal(pack_suites, tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-
-
-def test_with_an_llm_the_chat_calls_the_same_refinement_tools(pack_suites, tmp_path):
-    from langchain_core.messages import AIMessage
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.types import Command
-
-    from tests.agents.fake_chat import FakeChatModel
-
-    b = _copy(pack_suites, "iot", tmp_path)
-    model = FakeChatModel(replies=[
-        AIMessage(content="", tool_calls=[{"name": "drop_questions", "args": {"topic": "incident"}, "id": "c1",
-                                           "type": "tool_call"}]),
-        AIMessage(content="Dropped the incident questions."),
-        AIMessage(content="I am not sure what you mean."),   # no tool call → structured parse ...
-        '{"op": "unknown", "text": "?"}',                     # ... says unknown → the grammar answers
-    ], calls=[])
-    g = build_chat_graph(checkpointer=InMemorySaver())
-    cfg = {"configurable": {"thread_id": "llm"}, "recursion_limit": 100}
-    g.invoke({"bundle": str(b), "turns": []}, cfg, context=ChatContext(model=model))
-    g.invoke(Command(resume="please get rid of the incident questions"), cfg, context=ChatContext(model=model))
-    g.invoke(Command(resume="show me the incidents"), cfg, context=ChatContext(model=model))
-    turns = g.get_state(cfg).values["turns"]
-    assert turns[0]["op"] == "tools" and turns[0]["lines"][0] == "dropped 18 question(s) about 'incident'"
-    assert turns[0]["lines"][-1] == "Dropped the incident questions."
-    assert not any(r["family"] == "incident" for r in read_qa(b))
-    assert turns[1]["op"] == "show_incidents" and turns[1]["lines"][0] == "3 incident(s)"
-    assert [t.name for t in model.tools][:3] == ["show_incidents", "show_questions", "add_persona"]

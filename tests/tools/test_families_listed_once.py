@@ -11,7 +11,7 @@ import yaml
 
 from tools.common.families import CORE_FAMILIES, EXTRA_FAMILIES, FAMILIES
 from tools.describe.extract import singular
-from tools.describe.refine import FAMILY_WORDS, parse_request
+from tools.describe.refine import FAMILY_WORDS
 from tools.queries.record import QARecord
 from tools.spec import SpecError, parse_spec_text
 
@@ -32,8 +32,12 @@ def test_the_record_schema_and_the_spec_check_name_the_same_families():
 
 def test_chat_knows_every_family_by_its_name():
     assert all(FAMILY_WORDS[f] == f for f in FAMILIES)
+    from knowledge.packs import load_pack
+    from tools.chat.reader import read_request
+
+    spec = load_pack("iot")
     for f in FAMILIES:
-        assert parse_request(f"more {f} questions").kind == f
+        assert [(op.op, op.family) for op in read_request(f"more {f} questions", spec).ops] == [("add_questions", f)]
 
 
 def test_singular_matches_words_and_keeps_the_reader_s_names():

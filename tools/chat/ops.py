@@ -82,6 +82,16 @@ class RemoveIncident(SpecModel):
     incident: str
 
 
+class CascadeIncident(SpecModel):
+    """Make an incident (``incident``; a new outage when None) hit the entities ``ids`` and cascade to the
+    related entity type ``to`` (whose rows point at them through a foreign key)."""
+
+    op: Literal["cascade_incident"] = "cascade_incident"
+    ids: list[str] = Field(min_length=1)
+    to: str
+    incident: str | None = None
+
+
 class AddPersona(SpecModel):
     """Add a persona (who asks and how they write); every question gets a variant in their voice."""
 
@@ -178,11 +188,13 @@ class ShowItems(SpecModel):
     family: str | None = None
 
 
-Operation = Annotated[AddIncident | EditIncident | MoveIncident | RemoveIncident | AddPersona | EditPersona
+Operation = Annotated[AddIncident | EditIncident | MoveIncident | RemoveIncident | CascadeIncident | AddPersona
+                      | EditPersona
                       | RemovePersona | ScaleEntities | SetHorizon | SetCadence | AddQuestions | DropQuestions
                       | MakeHarder | ShowItems, Field(discriminator="op")]
 OPERATIONS = TypeAdapter(list[Operation])
-OP_NAMES: tuple[str, ...] = ("add_incident", "edit_incident", "move_incident", "remove_incident", "add_persona",
+OP_NAMES: tuple[str, ...] = ("add_incident", "edit_incident", "move_incident", "remove_incident", "cascade_incident",
+                             "add_persona",
                              "edit_persona", "remove_persona", "scale_entities", "set_horizon", "set_cadence",
                              "add_questions", "drop_questions", "make_harder", "show")
 
@@ -196,6 +208,16 @@ class Ask(SpecModel):
     understood: list[str] = []
 
 
+HELP = """I understand, one or more per line (I show each change and apply it on 'ok'):
+  show the questions / the incidents / the personas / the spec / the history
+  add an outage on day 2 at 10:00 for 2 hours affecting 5 towers     add a spike of +50% in throughput on SITE_0003
+  make the outage longer by an hour / twice as long     move it 2 hours later     remove the flatline
+  make a new outage cascade to the cells behind RTR_003
+  add a persona: a NOC engineer who writes terse questions     make the technician's style formal
+  make it 40 towers / every 5 minutes / over 3 days     drop the stateless questions     more stateful questions
+  make it harder      undo, redo, history      ok, cancel      help, quit"""
+
+
 Control = Literal["ok", "cancel", "undo", "redo", "help", "quit"]
 
 
@@ -206,6 +228,9 @@ class Reading(SpecModel):
     ask: Ask | None = None
     control: Control | None = None
     confidence: float = Field(default=1.0, ge=0, le=1)
+    assumed: list[str] = []
+    """Amounts the line left out that the reader proposes ("twice as long"): such a reading is a proposal,
+    shown and applied only on "ok", never at once (not even with --yes)."""
 
 
 def parse_operations(data: object) -> list:

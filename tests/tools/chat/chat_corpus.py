@@ -71,7 +71,25 @@ def legacy_reading(text: str, spec: dict) -> Reading:
     return Reading(ops=parse_operations(ops))
 
 
-READERS = {"legacy": legacy_reading}
+def current_reading(text: str, spec: dict, last: dict | None = None) -> Reading:
+    """The offline chat reader (tools.chat.reader) on the corpus's bundle state."""
+    from tools.chat.reader import read_request
+
+    return read_request(text, _parsed(yaml.safe_dump(spec)), last)
+
+
+_SPECS: dict = {}
+
+
+def _parsed(text: str):
+    from tools.spec.io import parse_spec_text
+
+    if text not in _SPECS:
+        _SPECS[text] = parse_spec_text(text, "spec.yaml")
+    return _SPECS[text]
+
+
+READERS = {"legacy": legacy_reading, "current": current_reading}
 
 
 @dataclass
@@ -97,8 +115,10 @@ def judge(reading: Reading, expect: dict) -> str:
     if "control" in expect:
         return "exact" if reading.control == expect["control"] else (
             "wrong_target" if got_ops else "wrong_control")
-    if "ask" in expect:
-        return "exact" if not got_ops and reading.control is None else "applied_not_asked"
+    if "ask" in expect:  # a proposal (an amount the line left out) waits for "ok": it is asked, not applied
+        return "exact" if (not got_ops or reading.assumed) and reading.control is None else "applied_not_asked"
+    if reading.assumed:
+        return "refused"
     want = expect["ops"]
     if len(got_ops) == len(want) and all(_op_matches(g, w) for g, w in zip(got_ops, want, strict=True)):
         return "exact"

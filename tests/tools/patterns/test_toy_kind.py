@@ -56,7 +56,7 @@ from agents.schema_inference import PLACEABLE
 from prompts.schema_inference import SCHEMA_INFERENCE
 from tools.checks.run import run_checks
 from tools.describe.extract import find_incidents
-from tools.describe.refine import parse_request
+from tools.chat.reader import read_request
 from tools.generate import generate_bundle
 from tools.patterns.model import KINDS
 from tools.queries.context import open_context
@@ -78,7 +78,7 @@ finally:
 print(json.dumps({
     "kinds": KINDS, "placeable": list(PLACEABLE), "prompt": SCHEMA_INFERENCE.instruction,
     "described": [k for k, _w in find_incidents("readings show a plateau in the temperature")],
-    "chat": parse_request("add a plateau on day 2").kind,
+    "chat": [op.kind for op in read_request("add a plateau on day 2 at 10:00", spec).ops],
     "manifest": json.loads((out / "incidents.json").read_text())["incidents"],
     "checks": checks,
     "questions": [{"template": n, "kept": o.kept, "disagree": bool(o.disagreement), "text": o.question,
@@ -100,7 +100,7 @@ def toy(tmp_path_factory):
 def test_every_list_of_kinds_has_the_toy(toy):
     assert "toy_plateau" in toy["kinds"] and "toy_plateau" in toy["placeable"]
     assert "toy_plateau" in toy["prompt"]
-    assert "toy_plateau" in toy["described"] and toy["chat"] == "toy_plateau"
+    assert "toy_plateau" in toy["described"] and toy["chat"] == ["toy_plateau"]
 
 
 def test_the_toy_is_injected_and_checked(toy):

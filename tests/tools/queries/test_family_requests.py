@@ -7,27 +7,30 @@ import shutil
 
 import pytest
 
-from tools.describe.refine import parse_request
+from tools.chat.ops import parse_operations
 
 
-@pytest.mark.parametrize("text,op,kind,topic", [
-    ("more forecasting questions", "more_questions", "forecast", None),
-    ("more shape and trend questions", "more_questions", "shape", None),
-    ("more false premise questions about temperature", "more_questions", "false_premise", "temperature"),
-    ("more claims questions", "more_questions", "claim", None),
-    ("more questions about battery", "more_questions", None, "battery"),
-    ("more stateful questions", "more_questions", "stateful", None),
-    ("no unanswerable questions", "drop_questions", None, "unanswerable"),
-    ("No false premise questions", "drop_questions", None, "false_premise"),
-    ("drop the detection questions", "drop_questions", None, "detection"),
+@pytest.mark.parametrize("text,op,family,topic", [
+    ("more forecasting questions", "add_questions", "forecast", None),
+    ("more shape and trend questions", "add_questions", "shape", None),
+    ("more false premise questions about temperature", "add_questions", "false_premise", "temperature_c"),
+    ("more claims questions", "add_questions", "claim", None),
+    ("more questions about battery", "add_questions", None, "battery"),
+    ("more stateful questions", "add_questions", "stateful", None),
+    ("no unanswerable questions", "drop_questions", "unanswerable", None),
+    ("No false premise questions", "drop_questions", "false_premise", None),
+    ("drop the detection questions", "drop_questions", "detection", None),
 ])
-def test_chat_requests_name_the_families(text, op, kind, topic):
-    r = parse_request(text)
-    assert (r.op, r.kind, r.topic) == (op, kind, topic)
+def test_chat_requests_name_the_families(text, op, family, topic):
+    from knowledge.packs import load_pack
+    from tools.chat.reader import read_request
+
+    (got,) = read_request(text, load_pack("iot")).ops
+    assert (got.op, got.family, got.topic) == (op, family, topic)
 
 
 def test_dropping_a_family_in_chat_removes_its_questions(pack_suites, tmp_path):
-    from agents.chat_ops import drop_questions, more_questions
+    from agents.chat_apply import apply_ops
     from tools.describe.apply import RefineError
     from tools.queries.refresh import read_qa, write_qa
 
@@ -36,10 +39,10 @@ def test_dropping_a_family_in_chat_removes_its_questions(pack_suites, tmp_path):
     records = read_qa(d)
     fake = {**records[0], "id": "q9999", "family": "unanswerable", "template": "unanswerable"}
     write_qa(d, [*records, fake])
-    change = drop_questions(d, parse_request("no unanswerable questions"))
+    change = apply_ops(d, parse_operations([{"op": "drop_questions", "family": "unanswerable"}]))
     assert change.removed == ["q9999"] and len(read_qa(d)) == len(records)
     with pytest.raises(RefineError, match="--holdout 1d --family forecast"):
-        more_questions(d, parse_request("more forecasting questions"))
+        apply_ops(d, parse_operations([{"op": "add_questions", "family": "forecast"}]))
 
 
 def test_a_family_in_the_query_plan_gets_its_quota(pack_suites, tmp_path):
