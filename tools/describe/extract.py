@@ -60,7 +60,7 @@ def snake(words: str) -> str:
 
 
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
-              "geese": "goose", "teeth": "tooth", "feet": "foot", "data": "data", "series": "series", "status": "status",
+              "geese": "goose", "teeth": "tooth", "feet": "foot", "data": "data", "series": "series", "species": "species", "status": "status",
               "bus": "bus", "gas": "gas", "analysis": "analysis"}
 
 

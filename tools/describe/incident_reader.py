@@ -67,8 +67,8 @@ def is_incident(s: str) -> bool:
     """A sentence that describes an incident (see the module docstring): a kind anchored in time, or
     without a time a kind on stated targets for a stated duration ("5 towers go offline for 3h"),
     never a list of states ("ATMs are in service, out of cash or offline") nor the data's span."""
-    if kind_of(s)[0] is None:
-        return False
+    if kind_of(s)[0] is None or len(re.findall(r"->|→|=>", s)) >= 2:
+        return False  # "intake -> stray hold (72 hours ...) -> ...": the stages of a workflow
     if _anchored(s):
         return True
     if re.search(_REPORTING, s, re.I) or re.search(_LIST, s) or find_horizon(s)[0] is not None:
@@ -79,7 +79,7 @@ def is_incident(s: str) -> bool:
 
 def is_vague(s: str) -> bool:
     """A sentence that says something goes wrong without saying what, to which or when."""
-    return (re.search(_VAGUE, s, re.I) is not None and not re.search(r"\d", s) and not re.search(_REPORTING, s, re.I)
+    return (re.search(_VAGUE, s, re.I) is not None and not re.search(r"\d|->|→|=>", s) and not re.search(_REPORTING, s, re.I)
             and not re.search(_LIST, s) and kind_of(s)[0] is None)
 
 

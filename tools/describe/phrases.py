@@ -71,8 +71,13 @@ def words_to_numbers(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """Sentences and semicolon clauses (a dot between digits is a decimal point, not an end)."""
-    parts = re.split(r"(?<!\d)[.!?](?!\d)\s*|(?<=\d)\.\s+(?=[A-Z])|;\s*|\n+", text)  # "... 1 to 5. The queue"
-    return [p.strip() for p in parts if p and p.strip()]
+    hidden = re.sub(r"\([^()\n]{0,300}\)", lambda m: m.group(0).translate(_HIDE), text)  # "(zero unless awarded; ...)"
+    parts = re.split(r"(?<!\d)[.!?](?!\d)\s*|(?<=\d)\.\s+(?=[A-Z])|;\s*|\n+", hidden)  # "... 1 to 5. The queue"
+    return [p.translate(_SHOW).strip() for p in parts if p and p.strip()]
+
+
+_HIDE = str.maketrans({".": "\x00", ";": "\x01", "!": "\x02", "?": "\x03"})
+_SHOW = str.maketrans({"\x00": ".", "\x01": ";", "\x02": "!", "\x03": "?"})
 
 
 _QUAL = r"(?:around|about|approximately|approx\.?|roughly|typically|usually|normally|~|near|at about|close to|of about|averaging)"
@@ -91,6 +96,16 @@ class Item:
     low: float | None = None  # "at least 0", "min 5"
     high: float | None = None  # "(max 32)", "at most 1000", "up to 25 km/h"
     whole: bool = False  # "multiples of 10", "in steps of 5", "whole numbers"
+
+
+def _said_unit(item: Item, said: str | None) -> None:
+    """The unit said outside brackets; one of another dimension read in a bracket goes with its numbers
+    ("core temperature in °C (hold 55 °C or more for 15 days)" is in °C, not days)."""
+    old = parse_unit_text(item.unit) if item.unit else None
+    new = parse_unit_text(said) if said else None
+    if old is not None and new is not None and old.dimensionality != new.dimensionality:
+        item.unit, item.level, item.low, item.high = None, None, None, None
+    item.unit = item.unit or said
 
 
 def _num(s: str) -> float:
@@ -121,7 +136,7 @@ def parse_item(raw: str) -> Item:
             _limits(item, b.group(1))
             text = text.replace(b.group(0), " ")
     text, said = unit_phrase(" ".join(text.split()))
-    item.unit = item.unit or said
+    _said_unit(item, said)
     _limits(item, text)
     text = re.sub(rf",?\s*\b(?:{_LIMIT})\s+{_NUMBER}\s*[^\s,;]*", " ", text, flags=re.I)
     text = re.sub(rf"\s+from\s+{_NUMBER}\s+to\s+{_NUMBER}(?:\s+[a-z]+)?", " ", text, flags=re.I)
@@ -145,7 +160,7 @@ def parse_item(raw: str) -> Item:
         text = text[: q.start()].strip()
     u = re.search(r"\s+(?:in|as|measured in|expressed in)\s+([^\s,;]+(?:\s?/\s?[^\s,;]+)?(?:\s+per\s+\w+)?)\s*$", text, re.I)
     if u and parse_unit_text(u.group(1)) is not None:
-        item.unit = item.unit or unit_label(parse_unit_text(u.group(1)))
+        _said_unit(item, unit_label(parse_unit_text(u.group(1))))
         text = text[: u.start()].strip()
     elif u and re.search(r"\bper\b|/", u.group(1)):  # "in bottles per minute": a rate pint does not know
         item.unit = item.unit or u.group(1).replace(" per ", "/")

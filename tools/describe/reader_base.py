@@ -57,7 +57,7 @@ GLUE_WORDS = {"over", "a", "an", "the", "for", "during", "every", "each", "per",
 EDGE_GLUE = (GLUE_WORDS - {"over", "during", "every", "each", "per", "until", "within"}) | {
     "is", "are", "was", "its", "their", "our", "by", "either", "also", "then", "that", "this", "it", "they", "has", "have",
     "had", "report", "reports", "log", "logs", "record", "records", "send", "sends", "measure", "measures", "track",
-    "tracks"}
+    "tracks", "so"}
 SPEAKER = {"i", "me", "we", "us", "you", "my", "d", "ll", "ve", "please", "like", "want", "need"}
 
 

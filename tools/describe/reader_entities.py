@@ -14,6 +14,7 @@ from tools.describe.mentions import EVENT_WORDS, TIME_WORDS, EntityMention, enti
 from tools.describe.phrases import Item, split_items
 from tools.describe.reader_base import DEVICE_ROLES, entity_name, parse_days
 from tools.describe.reader_flows import FlowReader
+from tools.describe.workflow import PARTICIPLES
 
 
 def _steps(values: list[str]) -> bool:
@@ -33,6 +34,9 @@ class EntityReader(FlowReader):
         for m in entity_mentions(self.sents, self.catalog, self.context):
             if m.count is None and any(a <= m.pos < b for a, b in self.facts[m.sentence].used):
                 continue  # "each has a site": an attribute, not an entity type
+            thing = self.facts[m.sentence].per_thing
+            if thing and singular(m.words.split()[-1].lower()) != singular(thing.split()[-1].lower()):
+                continue  # "per booking: number of sessions (1-8, ...)": a measurement, not a count of sessions
             gap = self.sents[m.sentence][last_counted.pos + len(last_counted.words): m.pos] if last_counted and \
                 last_counted.sentence == m.sentence and m.count is None else None
             if gap is not None and re.fullmatch(r"\s+(?:with|having|equipped with|fitted with)\s+(?:\w+\s+)?", gap, re.I):
@@ -86,6 +90,7 @@ class EntityReader(FlowReader):
             events[0].count = int(per_day.group(1).replace(",", "")) * (parse_days(self.horizon) or 7)
             self.evidence[f"count {events[0].name}"] = f"'{per_day.group(0)}' a day"
         self.flow_counts()
+        self.per_owners()
         last = next(iter(self.entities))
         for i, o in enumerate(self.owner):  # a sentence without an entity noun is about the one before
             last = o or last
@@ -184,6 +189,10 @@ class EntityReader(FlowReader):
                     not device & {"success", "cancelled"} and not steps and (singular(subject) == subject or generic):
                 self.owner[i] = bare[0]  # "the reefer unit is cooling, defrosting or failed": the truck's states
                 continue
+            status = re.match(r"^\s*(?:the\s+|each\s+|every\s+)?([\w-]+)(?:'s)?\s+(?:status|state|mode)s?\b", s, re.I)
+            if f.states and status and self.head_owner(status.group(1)):
+                self.owner[i] = self.head_owner(status.group(1))  # "Pad status: public skate, ..., or closed"
+                continue
             if ends and len(events) == 1 and (self.owner[i] is None or self.entities[self.owner[i]].kind != "lifecycle"):
                 self.owner[i] = events[0]  # "patients ... are admitted, discharged or leave": the visit's states
                 continue
@@ -218,6 +227,12 @@ class EntityReader(FlowReader):
             if (attr and attr.score >= 0.9) or all(v[:1].isupper() for v in values):
                 f.items.append(("colon", Item(words=m.group(1), raw=f.state_words, values=values)))
                 f.states, f.state_ends = [], []  # "breed is Holstein or Jersey": an attribute, not states
+                continue
+            if any(x.flow is not None and x.states for x in self.facts) and not re.search(r"\bthen\b", s, re.I) and \
+                    not any(re.search(r"(?:ed|ing)$", v.split()[0].lower()) or v.split()[0].lower() in PARTICIPLES
+                            for v in values if v.split()):
+                f.items.append(("colon", Item(words=m.group(1), raw=f.state_words, values=values)))
+                f.states, f.state_ends = [], []  # "Species is dog, cat or small animal" beside a workflow: a kind
                 continue
             name = snake("_".join(m.group(1).lower().split()[:-1] + [head]))
             arch = self.catalog.entity(cands[0].id) if cands else None

@@ -22,27 +22,37 @@ class FlowReader(ContainerReader):
 
     def join_flows(self) -> None:
         """Merge each sentence that goes on from a workflow into that workflow's sentence."""
-        last, self.joined = None, []
+        last, prev, self.joined = None, None, []
         for i, f in enumerate(self.facts):
             flow = f.flow
             if flow is None:
                 continue
+            self.not_understood += [f"stage '{p}': no stage name could be read from it; left out" for p in flow.unread]
             lead = self.facts[last] if last is not None else None
-            joins = lead is not None and (flow.continues or not flow.subject) and i - last <= 2
+            joins = lead is not None and (flow.continues or not flow.subject) and i - max(last, prev or 0) <= 2 and \
+                not (flow.extra and flow.named and lead.flow and lead.flow.subject and  # "A renewal can be blocked"
+                     singular(flow.named[0].lower()) != singular(lead.flow.subject.split()[-1].lower()))
             if not joins:
                 last = i if f.states else last
+                f.flow = None if flow.extra else flow  # more endings of no flow: the sentence's own reading stands
                 continue
             if flow.extra:
-                lead.states += [x for x in flow.stages if x not in lead.states]
+                for x in flow.stages:
+                    target = next((s for s in lead.states if flow.back_to.get(x) and s.startswith(flow.back_to[x].lower())),
+                                  None)  # "come back to available": the loop stage sits after the one it returns to
+                    if x not in lead.states:
+                        lead.states.insert(lead.states.index(target) + 1, x) if target else lead.states.append(x)
                 lead.state_ends = list(dict.fromkeys([*lead.state_ends, *flow.ends]))
             else:
                 if lead.state_ends == lead.states[-1:] or not lead.flow.ends:
                     lead.state_ends = []
+                lead.state_ends = [x for x in lead.state_ends if x != lead.states[-1]]  # the flow goes on from it
                 lead.states += [x for x in flow.stages if x not in lead.states]
                 lead.state_ends = list(dict.fromkeys([*lead.state_ends, *flow.ends]))
             lead.state_words = f"{lead.state_words} {flow.words}".strip()
             f.states, f.state_ends = [], []
             f.flow = None
+            prev = i
             self.joined.append((last, i))
 
     def flow_owners(self) -> None:
@@ -53,12 +63,17 @@ class FlowReader(ContainerReader):
             words = f.flow.subject
             if not words or words.split()[-1].lower() in _NO_SUBJECT:
                 words = self.lead_noun() if not self.entities else ""
+            if f.flow.chain and not words:  # "process: enquiry -> ...": the thing its stages are said of, or counted
+                words = next((n for n in f.flow.named if self.head_owner(n)), "") or self.counted_flow() or self.lead_noun()
             owner = self.head_owner(words) if words else self.owner[i]
             said = singular(words.split()[-1].lower()) if words else ""
             heads = {owner.split("_")[-1], *(singular(w.split()[-1].lower()) for w in self.entities[owner].words.split(" / ")
                                              if w.split())} if owner else set()
             if owner and said and said not in heads:
                 owner = None  # "a test is booked" beside "test bays": the tests, not the bays
+            if owner is None and said:  # "every truckload" beside "60 loads a day": a compound of the loads' noun
+                owner = next((n for n, e in self.entities.items() if len(n.split("_")[-1]) >= 4 and e.kind != "static" and
+                              said.endswith(n.split("_")[-1]) and said != n.split("_")[-1]), None)
             if owner is None and words:
                 owner = self.new_lifecycle(re.sub(r"^(?:\d[\d,]*|about|around|roughly|approximately)\s+", "", words))
             if owner is None:
@@ -70,6 +85,25 @@ class FlowReader(ContainerReader):
                 if a == i:
                     self.owner[b] = owner
             self.started_by(f.text, owner)
+
+    def per_owners(self) -> None:
+        """"Per load: ..." is about the loads; "Per visit: ..." beside the one workflow read is about its events."""
+        flows = [n for n, e in self.entities.items() if e.kind == "lifecycle" and e.event_driven]
+        for i, f in enumerate(self.facts):
+            if f.per_thing:
+                head = singular(f.per_thing.split()[-1].lower())
+                same = [n for n in self.entities if n.split("_")[-1] == head]  # "For each test" beside "test bays"
+                self.owner[i] = (same[0] if len(same) == 1 else self.head_owner(f.per_thing)) or \
+                    (flows[0] if len(flows) == 1 else self.owner[i])
+
+    def counted_flow(self) -> str:
+        """The words of the entity counted at an arrival rate ("around 12 bookings a day"), for a flow that names
+        no subject ("process: enquiry -> ...")."""
+        for _rate, words in arrival_rates(self.text):
+            for w in re.findall(r"[a-z]+s\b", words.lower()):
+                if self.head_owner(w):
+                    return w
+        return ""
 
     def flow_steps(self) -> None:
         """A stage the flow goes on from ("approved, then completed") is a step, whatever its role says."""

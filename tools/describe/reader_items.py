@@ -176,6 +176,7 @@ class ItemReader(ReaderBase):
             return
         periodic = [x for x in self.entities.values() if x.kind == "periodic"]
         if e.kind == "lifecycle" and len(periodic) == 1 and re.search(r"\b(?:locat|site|placement|install|mount)", words, re.I) \
+                and (periodic[0].cadence or periodic[0].measurements) \
                 and not re.search(rf"\b{re.escape(e.words or e.name)}", raw, re.I):
             e = periodic[0]  # "Location type: branch, mall or ..." beside ATMs and withdrawals: where the ATM stands
         match = match or best_match(self.catalog, "attributes", words, self.semantic, context=self.context)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from tools.describe.catalog_model import Catalog
 from tools.describe.extract import find_cadence, snake
+from tools.describe.flow_facts import take_flow, take_per_list
 from tools.describe.match import index, singular
 from tools.describe.mentions import (
     COLON_LIST,
@@ -24,7 +25,7 @@ from tools.describe.mentions import (
     TIME_WORDS,
 )
 from tools.describe.phrases import Item, parse_item, split_items
-from tools.describe.workflow import Flow, read_flow
+from tools.describe.workflow import Flow
 
 
 @dataclass
@@ -43,6 +44,7 @@ class SentenceFacts:
     cadence_words: str = ""
     used: list[tuple[int, int]] = field(default_factory=list)  # character spans consumed
     flow: Flow | None = None  # a workflow the sentence tells (tools.describe.workflow)
+    per_thing: str = ""  # "Per load: net weight ...": the thing its measurements are of (tools.describe.per_lists)
 
 
 def _participle(verb: str) -> str:
@@ -86,30 +88,7 @@ def _strip_lead(item: str) -> str:
 
 def _masked(s: str) -> str:
     """``s`` with commas and spaces inside brackets hidden, so list ends never fall inside "(max 32, ...)"."""
-    return re.sub(r"[(\[][^)\]]*[)\]]", lambda m: m.group(0).replace(",", "\x00").replace(" ", "\x01"), s)
-
-
-def _poor(states: list[str]) -> bool:
-    """Whether state names read from a list kept a sentence's glue ("case_goes_filed", "after_that_it_is_...")."""
-    glue = {"goes", "go", "is", "are", "it", "its", "either", "then", "that", "after", "the", "a", "an", "never", "gets"}
-    return any(len(x.split("_")) > 3 or set(x.split("_")) & glue for x in states)
-
-
-def _take_flow(f: SentenceFacts, s: str) -> None:
-    """A workflow reading replaces a state list that missed its stages or kept glue in their names."""
-    flow = read_flow(s)
-    if flow is None:
-        return
-    f.flow = flow
-    if flow.continues or (flow.extra and not f.states):
-        return  # joined to the flow of the sentence before by the reader
-    if f.states and not _poor(f.states) and len(flow.stages) <= len(f.states) and \
-            not re.search(r"->|→|=>", s):
-        flow.weak = True  # the list reading stands; the flow still names a subject where nothing else does
-        return
-    f.states, f.state_ends, f.state_words = list(flow.stages), list(flow.ends), flow.words
-    start = s.find(flow.words)
-    f.used.append((max(0, start), max(0, start) + len(flow.words)) if start >= 0 else (0, len(s)))
+    return re.sub(r"[(\[][^)\]]*[)\]]", lambda m: m.group(0).replace(",", "\x00").replace(" ", "\x01").replace(";", "\x02"), s)
 
 
 def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
@@ -159,7 +138,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 f.state_ends = f.states[-1:]
             f.used.append((m.start(), m.start("list") + len(listed)))
             break
-    _take_flow(f, s)
+    take_flow(f, s)
+    take_per_list(f, s)
     for no in re.finditer(r"\b([a-z]+(?:\s[a-z]+)?)\s+(?P<link>(?:of|is|:)\s+)?((?:\d+,\s*)+\d+,?\s+(?:or|and)\s+"
                           r"\d+)\s*([a-z]+)?", s, re.I):
         if not no.group("link") and not re.search(r"\band\s+$", s[: no.start()]):
@@ -241,7 +221,8 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
     for kind, p in (("report", rf"\b(?:{REPORT})\s+(?:(?:their|its|the|a|an)\s+)?"),
                     ("have", rf"\b{HAVE}\s+(?:(?:a|an|one|its|their)\s+)?")):
         for verb in re.finditer(p, s, re.I):  # each verb on its own: a skipped "with" must not hide "reporting"
-            m = re.compile(rf"(?P<list>.+?){LIST_END}", re.I).match(masked, verb.end())
+            lead = re.match(r"\s*(?:every|each|once an?)\s+[^:;,]{1,25}:\s*", s[verb.end():], re.I)  # "reports every 30 min:"
+            m = re.compile(rf"(?P<list>.+?){LIST_END}", re.I).match(masked, verb.end() + (lead.end() if lead else 0))
             if m is None or any(a <= verb.start() < b for a, b in f.used):
                 continue
             before = s[: verb.start()].split()[-1:]
@@ -277,9 +258,11 @@ def sentence_facts(s: str, catalog: Catalog) -> SentenceFacts:
                 if it.words and len(it.words.split()) <= 4:
                     quantity = re.search(rf"\b(?:{QUANTITY_HEADS})$", it.words, re.I)
                     f.items.append(("quantity" if quantity else "loose", it))
-    for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by|split by)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
-                         s, re.I):
+    for m in re.finditer(r"\b(?:per|by|for each|for every|broken down by|grouped by|split by)\s+([a-z][\w-]*(?:\s+(?!(?:we|i|you|"
+                         r"they|per|record|log|track)\b)[a-z][\w-]*)?)", s if not f.per_thing else "", re.I):
         word = m.group(1).lower()
+        if re.search(r"[\d$€£%]\s*(?:[a-z]+\s+)?$", s[: m.start()]) or re.match(r"[a-z]{3,}ing\b", word):
+            continue  # "€4.50 per metre", "by paying just the interest": a rate or a way, no breakdown
         if word.split()[0] in ("we", "you", "they", "it", "one", "them", "us", "of", "the", "a", "an"):
             continue  # "for each we store": no breakdown
         if m.group(0).lower().startswith("by ") and (word.split()[0] in ("a", "an", "the", "their", "its") or

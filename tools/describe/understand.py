@@ -84,6 +84,7 @@ def understand(description: str, catalog: Catalog, semantic: SemanticScorer | No
     r.not_understood += [f"sentence '{v}': it asks for something to go wrong but says not what, to which entities "
                          "or when; say e.g. 'on day 3 five pumps go offline for 2 hours'" for v in vague]
     used = {i for i, f in enumerate(r.facts) if f.items or f.states or f.cadence or f.per or f.across}
+    used |= {b for _a, b in r.joined}  # a sentence that goes on from a workflow was read into it
     used |= {i for i, s in enumerate(r.sents) if any(e.words and e.words.lower() in s.lower() for e in r.entities.values())}
     for i, s in enumerate(r.sents):
         if i not in used and not any(w in s.lower() for _k, w in incidents) and len(s.split()) > 2:

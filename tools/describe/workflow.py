@@ -17,7 +17,16 @@ _IRREGULAR = {"pay": "paid", "hold": "held", "send": "sent", "lose": "lost", "bu
               "make": "made", "put": "put", "set": "set", "run": "run", "win": "won", "see": "seen", "get": "got",
               "begin": "begun", "issue": "issued", "close": "closed", "ship": "shipped", "plan": "planned",
               "drop": "dropped", "stop": "stopped", "submit": "submitted", "cancel": "cancelled", "admit": "admitted",
-              "refer": "referred", "transfer": "transferred", "commit": "committed"}
+              "refer": "referred", "transfer": "transferred", "commit": "committed", "bring": "brought", "draw": "drawn",
+              "choose": "chosen", "drive": "driven", "throw": "thrown", "break": "broken", "tell": "told", "teach": "taught",
+              "catch": "caught", "build": "built", "lend": "lent", "spend": "spent", "lead": "led", "meet": "met",
+              "hear": "heard", "read": "read", "cut": "cut", "shut": "shut", "hang": "hung", "fly": "flown",
+              "ride": "ridden", "wear": "worn", "tear": "torn", "freeze": "frozen", "hide": "hidden", "steal": "stolen",
+              "speak": "spoken", "come": "come", "go": "gone", "do": "done", "bid": "bid", "let": "let", "quit": "quit",
+              "deal": "dealt", "feel": "felt", "seek": "sought", "sweep": "swept", "weep": "wept", "split": "split",
+              "rebuild": "rebuilt", "rewrite": "rewritten", "redraw": "redrawn", "withdraw": "withdrawn",
+              "forgive": "forgiven", "undergo": "undergone"}
+PARTICIPLES = set(_IRREGULAR.values())
 _LINK = (r"passes through|pass through|goes through|go through|moves? (?:on )?to|then|finally|eventually|either|is|are|be|been|being|get|gets|got|goes|go|gone|becomes|become|it|its|it's|they|"
          r"them|and|or|after|that|this|from|there|later|usually|normally|sometimes|often|also|next|first|just|can|may|"
          r"might|will|must|should|never|still|ends?|up|as|in|into|to|some|are then|"
@@ -25,7 +34,7 @@ _LINK = (r"passes through|pass through|goes through|go through|moves? (?:on )?to
 _CUE = re.compile(r"^\s*(?:final\s+)?(?:outcomes?|results?)\s*:|^\s*(?:some|many|a few|others|the rest)\s|"
                   r"^\s*[\w-]+s\s+(?:that|which)\s+(?:aren't|are not|don't|do not|haven't|have not|never|are never)\s|->|→|=>|\bthen\b|\beither\b|\bstarts? when\b|\bgo(?:es)? through\b|\bstages?\s*:|\bfrom there\b|"
                   r"\bafter that\b|\bend(?:s)? (?:as|in|up)\b", re.I)
-_SEP = re.compile(r"\s*(?:->|→|=>)\s*|\s*;\s*|\s*,?\s+(?:and\s+then|and\s+after\s+that|and|then|or|before\s+being)\s+|"
+_SEP = re.compile(r"\s*(?:->|→|=>)\s*|\s*;\s*|\s*,?\s+(?:and\s+then|and\s+after\s+that|and|then|or|unless|before\s+being)\s+|"
                   r"\s*,\s*(?:then\s+)?", re.I)
 _CUT = re.compile(r"\s+(?:by|for|to|at|from|with|while|before|after|until|within|when|via|because|unless|if|so|"
                   r"where|which|who|up to|back to|each|every|per|once|twice|(?:on|in|into|onto|over|under)\s+(?:the|a|an|his|her|their|its|\d))\b.*$",
@@ -47,6 +56,10 @@ class Flow:
     loops: list[str] = field(default_factory=list)
     extra: bool = False  # "some are declined": more endings of the flow before, not its next stages
     weak: bool = False  # a plain state list read the same sentence as well
+    named: list[str] = field(default_factory=list)  # nouns the stages are said of ("the loan is active")
+    unread: list[str] = field(default_factory=list)  # pieces that name no stage confidently (not understood)
+    back_to: dict[str, str] = field(default_factory=dict)  # a stage that comes back to an earlier one
+    chain: bool = False  # told as an arrow chain (tools.describe.chains): a workflow even without a subject
 
 
 def participle(verb: str) -> str:
@@ -116,7 +129,7 @@ def _split(text: str) -> list[tuple[str, str]]:
     for m in _SEP.finditer(text):
         out.append((sep, text[last: m.start()]))
         s = m.group(0).strip().lower()
-        sep = "or" if re.search(r"\bor\b", s) else "then" if re.search(r"then|->|→|=>|after|before|;", s) else \
+        sep = "or" if re.search(r"\b(?:or|unless)\b", s) else "then" if re.search(r"then|->|→|=>|after|before|;", s) else \
             "and" if "and" in s else ","
         last = m.end()
     out.append((sep, text[last:]))
@@ -222,8 +235,9 @@ def arrival_rates(text: str) -> list[tuple[float, str]]:
     out = []
     for m in _RATE.finditer(text):
         between = text[m.end(1): m.start(2) if m.group(2) else m.start(3)]
-        if re.search(r"\b(?:times|hours?|minutes?|seconds?|days?|weeks?|months?|years?|km|miles?|kg|%)\b", between, re.I):
-            continue
+        if re.search(r"\b(?:times|hours?|minutes?|seconds?|days?|weeks?|months?|years?|km|miles?|kg|%)\b", between, re.I) or \
+                re.search(r"[$€£¥]\s*$", text[: m.start(1)]):
+            continue  # "$38,000 a year" is money, not arrivals
         n = float(m.group(1).replace(",", ""))
         rate = n / {"day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}[m.group(3).lower()]
         if m.group(2) and m.group(2).strip().lower() in ("working", "business", "week"):
