@@ -20,6 +20,7 @@ from typing import Any
 
 from agents.chat_ops import (
     Change,
+    _days,
     _regenerate,
     _write_report,
     add_persona,
@@ -66,7 +67,7 @@ class Preview:
 
 
 def _edit_spec(spec: dict, op: Any) -> str:
-    days = max(1, int(load_days(spec)))
+    days = _days(spec)
     fn = {"add_incident": lambda: spec_edits.add_incident(spec, op, days),
           "edit_incident": lambda: spec_edits.edit_incident(spec, op),
           "move_incident": lambda: spec_edits.move_incident(spec, op),
@@ -91,12 +92,6 @@ def _edit_spec(spec: dict, op: Any) -> str:
     if op.op == "drop_questions":
         return f"drop the {op.family or op.template or ''} questions" + (f" about '{op.topic}'" if op.topic else "")
     return f"show the {op.what}"
-
-
-def load_days(spec: dict) -> float:
-    from tools.common.durations import parse_duration
-
-    return parse_duration(spec.get("horizon", "3d")) // 86400
 
 
 def preview(bundle: Path, ops: list) -> Preview:
@@ -217,13 +212,13 @@ def apply_ops(bundle: Path, ops: list, model: Any = None) -> Change:
 def show(bundle: Path, op: Any) -> Change:
     """Questions with their answers (optionally by topic or family), incidents, personas, the spec, the history."""
     from agents.chat_ops import show_incidents
-    from agents.chat_versions import history_lines
+    from agents.chat_versions import history_change
     from tools.queries.refresh import about_topic
 
     if op.what == "incidents":
         return show_incidents(bundle)
     if op.what == "history":
-        return Change(*history_lines(bundle))
+        return history_change(bundle)
     if op.what == "spec":
         return Change("spec.yaml:", details=(bundle / SPEC).read_text().splitlines())
     if op.what == "personas":

@@ -21,17 +21,17 @@ def run_control(bundle: Path, what: str) -> Change:
             return Change(f"redid version {v.n} ({v.summary})", data_changed=_touches_data(v))
     except HistoryError as exc:
         return Change(f"could not {what}: {exc}")
-    return Change(*history_lines(bundle))
+    return history_change(bundle)
 
 
-def history_lines(bundle: Path) -> tuple[str, bool, list, list, list[str]]:
-    """A ``Change``'s fields listing the applied versions (and what could be redone)."""
+def history_change(bundle: Path) -> Change:
+    """The applied versions (and what could be redone), as a reply."""
     h = read_history(bundle)
     lines = [f"v{v.n}: {v.summary or 'a change'} ({len(v.changed) + len(v.added) + len(v.removed)} file(s))"
              for v in h.applied]
     lines += [f"undone, `redo` brings back: v{v.n}: {v.summary}" for v in reversed(h.undone)]
-    return (f"{len(h.applied)} version(s) applied" if h.applied or h.undone else "no changes yet", False, [], [],
-            lines)
+    return Change(f"{len(h.applied)} version(s) applied" if h.applied or h.undone else "no changes yet",
+                  details=lines)
 
 
 def _touches_data(v) -> bool:

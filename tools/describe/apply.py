@@ -1,9 +1,6 @@
-"""Apply a chat ``Refinement`` to a spec (dict form, changed in place) and say what it invalidates.
-
-Invalidation is what lets chat re-run only what a change makes stale: a persona only needs new
-paraphrases; an incident changes the data, its checks and the incident questions; a new count,
-cadence or horizon changes everything.
-"""
+"""Spec helpers chat's operations share (``tools/chat/spec_edits.py``): the entity a word or id names,
+the measurement an incident acts on, targets and windows in words, cascades through a foreign key,
+a persona from its description, and ``RefineError`` (a change the spec cannot take)."""
 
 from __future__ import annotations
 
@@ -13,7 +10,6 @@ from typing import Any
 from tools.describe.extract import snake
 from tools.describe.profiles import measurement_profile
 from tools.describe.refine import Refinement, find_incident, incident_id
-from tools.patterns.registry import get_kind
 
 DATA = {"data", "questions", "paraphrases"}
 
@@ -70,49 +66,6 @@ def _key_for(e: dict, text: str, kinds: tuple[str, ...]) -> str | None:
              or any(w in k.lower() for w in words)]
     return next(iter(named), None) or next((k for k in keys if measurement_profile(k.lower()).kind in kinds),
                                            keys[0] if keys else None)
-
-
-def add_incident(spec: dict, r: Refinement, days: int) -> str:
-    """Add the incident; returns a sentence saying what was added."""
-    kind = r.kind or "kpi_degradation"
-    placement = getattr(get_kind(kind), "placement", "effects")  # what the kind needs: effects, keys, rows...
-    main = next((e for e in _entities(spec) if e.get("arrival")), None) if placement == "arrivals" else None
-    main = main or next((e for e in _entities(spec) if e.get("measurements")), _entities(spec)[0])
-    target: dict[str, Any]
-    if r.target_ids:
-        ent = entity_for_id(spec, r.target_ids[0]) or main
-        target = {"entity": ent["name"], "ids": r.target_ids}
-    elif r.topic and (hit := _attribute_with_value(spec, r.topic)):
-        ent, attr, value = hit
-        ent = main if placement == "arrivals" else ent
-        target = {"entity": ent["name"], "where": [{"attribute": attr, "equals": value}]}
-    elif r.count:
-        ent = entity_for_word(spec, r.entity_word) or main
-        if r.count > int(ent.get("count", 0)):
-            raise RefineError(f"there are only {ent.get('count')} {ent['name']} entities; ask for at most that many")
-        target = {"entity": ent["name"], "random": r.count}
-    else:
-        ent = main
-        target = {"entity": ent["name"], "random": max(1, min(3, int(ent.get("count", 3)) // 10 or 1))}
-    inc: dict[str, Any] = {"kind": kind, "id": incident_id(spec, kind), "description": f"added in chat: {r.text}",
-                           "target": target, "window": {"start": r.when or f"day {max(1, days // 2 + 1)} 10:00",
-                                                        "duration": r.duration or "3h"}}
-    if placement == "arrivals":
-        inc["surge"] = "+300%"
-        if not ent.get("arrival"):
-            key = _key_for(ent, r.text, ("rate", "counter"))
-            inc["keys"] = [key] if key else []
-    elif placement == "keys":
-        inc["keys"] = [_key_for(ent, r.text, ("gauge", "usage", "latency"))]
-    elif placement != "rows":
-        key = _key_for(ent, r.text, ("latency", "error", "gauge", "usage", "rate"))
-        if key is None:
-            raise RefineError(f"{ent['name']} has no measurement for a {kind.replace('_', ' ')}; try an outage")
-        inc["effects"] = {key: "-8sigma" if getattr(get_kind(kind), "effect_way", None) == "down" else "8sigma"}
-    spec.setdefault("incidents", []).append(inc)
-    return (f"added {kind.replace('_', ' ')} '{inc['id']}' on {target_words(target)}, {window_words(inc['window'])}"
-            + (f", on {', '.join(inc['keys'])}" if inc.get("keys") else "")
-            + (f", moving {', '.join(inc['effects'])}" if inc.get("effects") else ""))
 
 
 def target_words(target: dict) -> str:
@@ -181,36 +134,6 @@ def make_cascade(spec: dict, r: Refinement, days: int) -> str:
 def _example_id(spec: dict) -> str:
     e = _entities(spec)[0]
     return e["id"].get("format", "{i}").split("{", 1)[0] + "1"
-
-
-def remove_incident(spec: dict, r: Refinement) -> str:
-    """Remove the incident a request names."""
-    inc = find_incident(spec, r.topic or r.text, r.kind)
-    if inc is None:
-        raise RefineError(f"no incident matches '{r.text}'; `show me the incidents` lists them")
-    spec["incidents"].remove(inc)
-    return f"removed {inc['kind']} '{inc['id']}'"
-
-
-def resize(spec: dict, r: Refinement) -> str:
-    """New count / cadence / horizon."""
-    said = []
-    if r.count:
-        e = entity_for_word(spec, r.entity_word)
-        if e is None:
-            raise RefineError(f"no entity type is called '{r.entity_word}'; entity types: "
-                              + ", ".join(x["name"] for x in _entities(spec)))
-        e["count"] = r.count
-        said.append(f"{e['name']} count → {r.count}")
-    if r.kind:
-        for e in _entities(spec):
-            if (e.get("emission") or {}).get("kind") == "periodic":
-                e["emission"]["cadence"] = r.kind
-        said.append(f"cadence → {r.kind}")
-    if r.duration:
-        spec["horizon"] = r.duration
-        said.append(f"horizon → {r.duration}")
-    return "; ".join(said)
 
 
 def persona_from_text(text: str) -> dict[str, Any]:
